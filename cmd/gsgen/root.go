@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsgen-dev/gsgen/generator"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFailure  = 1 // anything unexpected: I/O, a template bug
+	exitBadInput = 2 // usage, validation, ladder, target directory
+)
+
+// usageError is a command line that cannot be run as given.
+type usageError struct{ error }
+
+// env is what the commands read from the outside world, so tests can drive them.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	interactive    bool // stdin is a terminal someone can answer on
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, interactive: isTerminal(stdin)}
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "gsgen:", err)
+	var input *generator.InputError
+	var usage usageError
+	if errors.As(err, &input) || errors.As(err, &usage) {
+		return exitBadInput
+	}
+	return exitFailure
+}
+
+func newRootCmd(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gsgen",
+		Short: "Scaffold Go services whose parts start and stop in the right order",
+		Long: `gsgen writes a complete Go backend service — HTTP server, outbox relay, asynq
+worker, Kafka consumers, cleaners — whose main.go starts and stops every part
+in the right order, with Kubernetes timeouts that agree with the Go code.`,
+		Example: `  gsgen new ./orders --yes
+  gsgen new ./orders --components http --grace 90s --http-shutdown 40s --yes
+  gsgen plan ./orders`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newNewCmd(e), newPlanCmd(e), newVersionCmd(e))
+	return root
+}
+
+// exactArgs is cobra.ExactArgs whose error is a usage error (exit 2).
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError{fmt.Errorf("%s takes %s (got %d arguments); see %s --help", cmd.CommandPath(), what, len(args), cmd.CommandPath())}
+		}
+		return nil
+	}
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,146 @@
+package generator
+
+import (
+	"time"
+)
+
+// Answers is what a user said: through flags, an answers file or prompts.
+// It is also the schema of the gsgen.yaml written into every service, so a
+// later run reads back exactly what produced the service. Zero values mean
+// "not answered"; WithDefaults fills them.
+type Answers struct {
+	Name       string            `yaml:"name"`
+	Module     string            `yaml:"module"`
+	Components []string          `yaml:"components,flow"`
+	Timeouts   TimeoutAnswers    `yaml:"timeouts"`
+	HTTP       HTTPAnswers       `yaml:"http,omitempty"`
+	Outbox     OutboxAnswers     `yaml:"outbox,omitempty"`
+	Asynq      AsynqAnswers      `yaml:"asynq,omitempty"`
+	Consumers  []ConsumerAnswers `yaml:"kafka,omitempty"`
+	Cleaners   []CleanerAnswers  `yaml:"cleaners,omitempty"`
+}
+
+// OutboxAnswers configures the outbox relay.
+type OutboxAnswers struct {
+	Topic        string   `yaml:"topic,omitempty"`         // topic of the example event
+	BatchSize    int      `yaml:"batch_size,omitempty"`    // rows per batch
+	PollInterval Duration `yaml:"poll_interval,omitempty"` // pause between batches
+	BatchTimeout Duration `yaml:"batch_timeout,omitempty"` // deadline of one batch; fits in worker_drain
+	Unordered    bool     `yaml:"unordered,omitempty"`     // drop the advisory lock: faster, no per-aggregate order across replicas
+}
+
+// AsynqAnswers configures the asynq task server.
+type AsynqAnswers struct {
+	Mode         string `yaml:"mode,omitempty"` // inprocess | dedicated
+	Concurrency  int    `yaml:"concurrency,omitempty"`
+	AllowRequeue bool   `yaml:"allow_requeue,omitempty"` // task_timeout may exceed asynq_shutdown: handlers are idempotent
+}
+
+// ConsumerAnswers configures one named Kafka consumer.
+type ConsumerAnswers struct {
+	Name           string   `yaml:"name"`
+	Topic          string   `yaml:"topic,omitempty"`
+	Group          string   `yaml:"group,omitempty"`
+	HandlerTimeout Duration `yaml:"handler_timeout,omitempty"`
+}
+
+// CleanerAnswers configures one named cleaner.
+type CleanerAnswers struct {
+	Name      string   `yaml:"name"`
+	Table     string   `yaml:"table,omitempty"`
+	Column    string   `yaml:"column,omitempty"` // timestamp column compared with now() - retention
+	Retention Duration `yaml:"retention,omitempty"`
+	Interval  Duration `yaml:"interval,omitempty"`
+	BatchSize int      `yaml:"batch_size,omitempty"`
+}
+
+// TimeoutAnswers holds the shutdown budget, one field per `--flag`.
+// The YAML keys are the flag names in snake_case.
+type TimeoutAnswers struct {
+	PreStop       Duration `yaml:"prestop"`
+	Grace         Duration `yaml:"grace"`
+	HTTPShutdown  Duration `yaml:"http_shutdown"`
+	WorkerDrain   Duration `yaml:"worker_drain"`
+	AsynqShutdown Duration `yaml:"asynq_shutdown"`
+	TaskTimeout   Duration `yaml:"task_timeout"`
+	CloseBudget   Duration `yaml:"close_budget"`
+	Margin        Duration `yaml:"margin"`
+}
+
+// HTTPAnswers configures the http component.
+type HTTPAnswers struct {
+	Port int `yaml:"port,omitempty"`
+}
+
+// Duration is a time.Duration written in Go syntax ("25s", "1m30s") in
+// answers files.
+type Duration time.Duration
+
+// String formats d the way time.Duration does ("25s", "1m30s").
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// MarshalYAML writes d in Go duration syntax.
+func (d Duration) MarshalYAML() (any, error) { return d.String(), nil }
+
+// Default answers. The timeouts come from ../shared/design.md §6.
+const (
+	DefaultComponents = "http"
+	DefaultHTTPPort   = 8080
+)
+
+// DefaultTimeouts is the ladder of design §6:
+// 10s preStop + 25s drain + 1s close + 5s margin = 41s, under a 60s grace period.
+var DefaultTimeouts = TimeoutAnswers{
+	PreStop:       Duration(10 * time.Second),
+	Grace:         Duration(60 * time.Second),
+	HTTPShutdown:  Duration(25 * time.Second),
+	WorkerDrain:   Duration(20 * time.Second),
+	AsynqShutdown: Duration(25 * time.Second),
+	TaskTimeout:   Duration(20 * time.Second),
+	CloseBudget:   Duration(1 * time.Second),
+	Margin:        Duration(5 * time.Second),
+}
+
+// DefaultModule is the module path used when none is given.
+func DefaultModule(name string) string { return "example.com/" + name }
+
+// WithDefaults returns a copy of a in which every unanswered field holds its
+// default. It does not validate.
+func (a Answers) WithDefaults() Answers {
+	if a.Module == "" && a.Name != "" {
+		a.Module = DefaultModule(a.Name)
+	}
+	if len(a.Components) == 0 {
+		a.Components = []string{DefaultComponents}
+	}
+	for _, f := range TimeoutFields {
+		if v := f.Of(&a.Timeouts); *v == 0 {
+			*v = *f.Of(&DefaultTimeouts)
+		}
+	}
+	if a.HTTP.Port == 0 {
+		a.HTTP.Port = DefaultHTTPPort
+	}
+	return a
+}
+
+// TimeoutField describes one timeout answer: its key in gsgen.yaml (the flag
+// name in snake_case), its flag, and where it lives in TimeoutAnswers.
+type TimeoutField struct {
+	Key   string // "http_shutdown"
+	Flag  string // "http-shutdown"
+	Usage string
+	Of    func(*TimeoutAnswers) *Duration
+}
+
+// TimeoutFields lists every timeout answer in the order of the ladder.
+var TimeoutFields = []TimeoutField{
+	{"prestop", "prestop", "preStop sleep before SIGTERM, while endpoints stop routing to the pod", func(t *TimeoutAnswers) *Duration { return &t.PreStop }},
+	{"grace", "grace", "terminationGracePeriodSeconds: SIGKILL this long after preStop starts", func(t *TimeoutAnswers) *Duration { return &t.Grace }},
+	{"http_shutdown", "http-shutdown", "how long http.Server.Shutdown may wait for in-flight requests", func(t *TimeoutAnswers) *Duration { return &t.HTTPShutdown }},
+	{"worker_drain", "worker-drain", "how long the Run loops may take to finish their current iteration", func(t *TimeoutAnswers) *Duration { return &t.WorkerDrain }},
+	{"asynq_shutdown", "asynq-shutdown", "asynq ShutdownTimeout: how long active tasks may run after Shutdown()", func(t *TimeoutAnswers) *Duration { return &t.AsynqShutdown }},
+	{"task_timeout", "task-timeout", "asynq.Timeout of the example task", func(t *TimeoutAnswers) *Duration { return &t.TaskTimeout }},
+	{"close_budget", "close-budget", "time to close writers, readers, clients and the pool after the drains", func(t *TimeoutAnswers) *Duration { return &t.CloseBudget }},
+	{"margin", "margin", "safety margin left before SIGKILL", func(t *TimeoutAnswers) *Duration { return &t.Margin }},
+}

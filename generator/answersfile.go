@@ -1,0 +1,182 @@
+package generator
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ParseAnswersFile reads an answers file (the schema of gsgen.yaml) strictly:
+// an unknown key, a value of the wrong kind or a duration that does not parse
+// is an *InputError naming the file, the line and the key.
+func ParseAnswersFile(name string, data []byte) (Answers, error) {
+	var a Answers
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return a, &InputError{Field: name, Msg: "the answers file is empty", Fix: "write at least `name: orders`, or run `gsgen new DIR --yes` to get a gsgen.yaml to start from"}
+		}
+		return a, &InputError{Field: name, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		return a, &InputError{Field: name, Msg: "holds more than one YAML document", Fix: "keep one document (remove the `---` separators)"}
+	}
+	d := fileDecoder{file: name}
+	if err := d.decode(doc.Content[0], reflect.ValueOf(&a).Elem(), ""); err != nil {
+		return Answers{}, err
+	}
+	return a, nil
+}
+
+type fileDecoder struct{ file string }
+
+var durationType = reflect.TypeFor[Duration]()
+
+func (d fileDecoder) fail(n *yaml.Node, path, msg, fix string) error {
+	return &InputError{Field: fmt.Sprintf("%s:%d: %s", d.file, n.Line, path), Msg: msg, Fix: fix}
+}
+
+// decode fills v from n. path is the dotted key path, for messages.
+func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	where := path
+	if where == "" {
+		where = "top level"
+	}
+	if v.Type() == durationType {
+		if n.Kind != yaml.ScalarNode {
+			return d.fail(n, where, "expected a duration such as 25s", "")
+		}
+		dur, err := time.ParseDuration(n.Value)
+		if err != nil {
+			return d.fail(n, where, fmt.Sprintf("%q is not a duration", n.Value), "write it in Go syntax, e.g. 25s, 1m30s or 500ms")
+		}
+		if dur <= 0 {
+			return d.fail(n, where, fmt.Sprintf("%s must be positive", n.Value), "give a duration greater than zero, or leave the key out to take the default")
+		}
+		v.SetInt(int64(dur))
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			return d.fail(n, where, "expected a mapping of keys", "")
+		}
+		fields := yamlFields(v.Type())
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			key := joinPath(path, k.Value)
+			idx, ok := fields[k.Value]
+			if !ok {
+				return d.fail(k, key, "unknown key", "known keys here: "+strings.Join(sortedKeys(fields), ", "))
+			}
+			if seen[k.Value] {
+				return d.fail(k, key, "given twice", "keep one")
+			}
+			seen[k.Value] = true
+			if err := d.decode(val, v.Field(idx), key); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Slice:
+		if n.Kind == yaml.ScalarNode && v.Type().Elem().Kind() == reflect.String {
+			// `components: http,outbox` is accepted like the flag.
+			parts := SplitList(n.Value)
+			v.Set(reflect.ValueOf(parts))
+			return nil
+		}
+		if n.Kind != yaml.SequenceNode {
+			return d.fail(n, where, "expected a list", "")
+		}
+		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, item := range n.Content {
+			if err := d.decode(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+		return nil
+	case reflect.String:
+		if n.Kind != yaml.ScalarNode {
+			return d.fail(n, where, "expected a single value", "")
+		}
+		v.SetString(n.Value)
+		return nil
+	case reflect.Int:
+		i, err := strconv.Atoi(n.Value)
+		if n.Kind != yaml.ScalarNode || err != nil {
+			return d.fail(n, where, fmt.Sprintf("%q is not a whole number", n.Value), "")
+		}
+		if i <= 0 {
+			return d.fail(n, where, fmt.Sprintf("%d must be positive", i), "give a number greater than zero, or leave the key out to take the default")
+		}
+		v.SetInt(int64(i))
+		return nil
+	case reflect.Bool:
+		var b bool
+		if n.Kind != yaml.ScalarNode || n.Decode(&b) != nil {
+			return d.fail(n, where, fmt.Sprintf("%q is not true or false", n.Value), "")
+		}
+		v.SetBool(b)
+		return nil
+	}
+	return d.fail(n, where, "unsupported value", "")
+}
+
+// yamlFields maps each yaml key of struct type t to its field index.
+func yamlFields(t reflect.Type) map[string]int {
+	m := map[string]int{}
+	for i := range t.NumField() {
+		tag := t.Field(i).Tag.Get("yaml")
+		name, _, _ := strings.Cut(tag, ",")
+		if name != "" && name != "-" {
+			m[name] = i
+		}
+	}
+	return m
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// SplitList splits "a, b,c" into its trimmed, non-empty parts.
+func SplitList(s string) []string {
+	var out []string
+	for p := range strings.SplitSeq(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// MarshalAnswersFile writes a as gsgen.yaml. Field order is the struct's, so
+// the same answers give the same bytes.
+func MarshalAnswersFile(a Answers) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(a); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

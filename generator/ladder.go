@@ -1,0 +1,224 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Ladder is the shutdown budget of design §6: preStop, then the drains in
+// parallel, then closing, then a margin, all inside the grace period.
+type Ladder struct {
+	PreStop time.Duration
+	Drains  []Drain // in parallel; the longest decides
+	Close   time.Duration
+	Margin  time.Duration
+	Grace   time.Duration
+	Inner   []Bound // timeouts that must fit inside a drain
+}
+
+// Drain is one part that drains in parallel with the others.
+type Drain struct {
+	Name string        // "HTTP drain"
+	Key  string        // answers key, "http_shutdown"
+	D    time.Duration // its timeout
+	Note string        // what it waits for
+}
+
+// Bound is a timeout that must not exceed another: a batch inside the drain,
+// a task inside asynq's ShutdownTimeout.
+type Bound struct {
+	Name, Key           string
+	D                   time.Duration
+	LimitName, LimitKey string
+	Limit               time.Duration
+	Allowed             bool   // the user accepted exceeding it
+	Why                 string // what breaks when it is exceeded
+}
+
+// NewLadder derives the ladder for the chosen components.
+func NewLadder(m *Model) Ladder {
+	t := m.Timeouts
+	l := Ladder{PreStop: t.PreStop, Close: t.CloseBudget, Margin: t.Margin, Grace: t.Grace}
+	if m.HTTP {
+		l.Drains = append(l.Drains, Drain{"HTTP drain", "http_shutdown", t.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests"})
+	}
+	if m.Asynq {
+		l.Drains = append(l.Drains, Drain{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "asynq Shutdown waits for active tasks"})
+		l.Inner = append(l.Inner, Bound{Name: "asynq task timeout", Key: "task_timeout", D: t.TaskTimeout,
+			LimitName: "asynq ShutdownTimeout", LimitKey: "asynq_shutdown", Limit: t.AsynqShutdown,
+			Why: "every deploy would cut such a task and re-run it from scratch"})
+	}
+	if m.Outbox || m.Kafka || m.Cleaner {
+		l.Drains = append(l.Drains, Drain{"worker drain", "worker_drain", t.WorkerDrain, "wg.Wait for the Run loops"})
+	}
+	return l
+}
+
+// LongestDrain is the drain that decides how long the parallel step takes.
+func (l Ladder) LongestDrain() Drain {
+	var longest Drain
+	for _, d := range l.Drains {
+		if d.D > longest.D {
+			longest = d
+		}
+	}
+	return longest
+}
+
+// Worst is the longest a shutdown can take: preStop + longest drain + close + margin.
+func (l Ladder) Worst() time.Duration {
+	return l.PreStop + l.LongestDrain().D + l.Close + l.Margin
+}
+
+// Slack is what the grace period leaves after the worst case.
+func (l Ladder) Slack() time.Duration { return l.Grace - l.Worst() }
+
+// LadderError is a ladder that breaks a rule; it carries the ladder so a
+// caller can still show the budget that does not fit.
+type LadderError struct {
+	Ladder Ladder
+	Err    *InputError
+}
+
+func (e *LadderError) Error() string { return e.Err.Error() }
+func (e *LadderError) Unwrap() error { return e.Err }
+
+// Check reports the first rule the ladder breaks as a *LadderError, naming
+// the numbers that collide and a value that would fit.
+func (l Ladder) Check() error {
+	if err := l.check(); err != nil {
+		return &LadderError{Ladder: l, Err: err}
+	}
+	return nil
+}
+
+func (l Ladder) check() *InputError {
+	longest := l.LongestDrain()
+	if l.Worst() > l.Grace {
+		return &InputError{
+			Field: "timeouts.grace",
+			Msg: fmt.Sprintf("%s is shorter than preStop %s + %s %s + close %s + margin %s = %s",
+				Seconds(l.Grace), Seconds(l.PreStop), longest.Name, Seconds(longest.D), Seconds(l.Close), Seconds(l.Margin), Seconds(l.Worst())),
+			Fix: l.fitHint(longest),
+		}
+	}
+	for _, b := range l.Inner {
+		if b.D > b.Limit && !b.Allowed {
+			return &InputError{
+				Field: "timeouts." + b.Key,
+				Msg:   fmt.Sprintf("%s %s is longer than %s %s (%s): %s", b.Name, Seconds(b.D), b.LimitName, Seconds(b.Limit), b.LimitKey, b.Why),
+				Fix:   fmt.Sprintf("use %s %s or less, or raise %s to at least %s", b.Key, Seconds(b.Limit), b.LimitKey, Seconds(b.D)),
+			}
+		}
+	}
+	return nil
+}
+
+func (l Ladder) fitHint(longest Drain) string {
+	hint := fmt.Sprintf("use grace %s or more", Seconds(ceilSecond(l.Worst())))
+	if fit := l.Grace - l.PreStop - l.Close - l.Margin; fit >= time.Second {
+		hint += fmt.Sprintf(", or shorten %s to %s", longest.Key, Seconds(fit))
+	}
+	return hint
+}
+
+func ceilSecond(d time.Duration) time.Duration {
+	return (d + time.Second - 1).Truncate(time.Second)
+}
+
+// Phase is one bar of the timeline, measured from the start of preStop.
+type Phase struct {
+	Name       string
+	Key        string // answers key, empty for derived rows
+	Start, End time.Duration
+	Note       string
+}
+
+// Phases lists the timeline: preStop, each drain (side by side), close,
+// margin, and the slack up to SIGKILL.
+func (l Ladder) Phases() []Phase {
+	ps := []Phase{{"preStop", "prestop", 0, l.PreStop, "endpoints stop routing; readiness turns 503 at SIGTERM"}}
+	for _, d := range l.Drains {
+		ps = append(ps, Phase{d.Name, d.Key, l.PreStop, l.PreStop + d.D, d.Note})
+	}
+	closeAt := l.PreStop + l.LongestDrain().D
+	ps = append(ps,
+		Phase{"close", "close_budget", closeAt, closeAt + l.Close, "writers, readers, clients, then the pool"},
+		Phase{"margin", "margin", closeAt + l.Close, l.Worst(), "room for a slow node"},
+	)
+	if l.Slack() > 0 {
+		ps = append(ps, Phase{"slack", "", l.Worst(), l.Grace, "unused grace"})
+	}
+	return ps
+}
+
+// Table is the budget as an aligned text table.
+func (l Ladder) Table() string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "STEP\tBUDGET\tFROM\tTO\tANSWER\tWHAT")
+	for _, p := range l.Phases() {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, Seconds(p.End-p.Start), Seconds(p.Start), Seconds(p.End), p.Key, p.Note)
+	}
+	fmt.Fprintf(w, "grace\t%s\t0s\t%s\tgrace\tSIGKILL (terminationGracePeriodSeconds)\n", Seconds(l.Grace), Seconds(l.Grace))
+	w.Flush()
+	if l.Slack() >= 0 {
+		fmt.Fprintf(&b, "worst case %s of %s grace: %s to spare\n", Seconds(l.Worst()), Seconds(l.Grace), Seconds(l.Slack()))
+	} else {
+		fmt.Fprintf(&b, "worst case %s of %s grace: %s past SIGKILL\n", Seconds(l.Worst()), Seconds(l.Grace), Seconds(-l.Slack()))
+	}
+	return b.String()
+}
+
+// MarkdownTable is the budget as a Markdown table, for the service README.
+func (l Ladder) MarkdownTable() string {
+	var b strings.Builder
+	b.WriteString("| step | budget | from | to | answer | what |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, p := range l.Phases() {
+		key := ""
+		if p.Key != "" {
+			key = "`" + p.Key + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", p.Name, Seconds(p.End-p.Start), Seconds(p.Start), Seconds(p.End), key, p.Note)
+	}
+	fmt.Fprintf(&b, "| grace | %s | 0s | %s | `grace` | SIGKILL (terminationGracePeriodSeconds) |\n", Seconds(l.Grace), Seconds(l.Grace))
+	return b.String()
+}
+
+// Timeline draws the phases as bars on one time axis, width columns wide.
+// The axis runs to the grace period, or to the worst case when that is
+// longer, so a broken ladder shows how far past SIGKILL it reaches.
+func (l Ladder) Timeline(width int) string {
+	end := max(l.Grace, l.Worst())
+	col := func(d time.Duration) int { return int(int64(d) * int64(width) / int64(end)) }
+	phases := l.Phases()
+	nameW := len("SIGKILL")
+	for _, p := range phases {
+		nameW = max(nameW, len(p.Name))
+	}
+	var b strings.Builder
+	endLabel := Seconds(end)
+	fmt.Fprintf(&b, "%-*s  0s%*s\n", nameW, "", width-2, endLabel)
+	for _, p := range phases {
+		from, to := col(p.Start), max(col(p.End), col(p.Start)+1)
+		fill := "#"
+		if p.Name == "slack" {
+			fill = "."
+		}
+		bar := strings.Repeat(" ", from) + strings.Repeat(fill, to-from)
+		fmt.Fprintf(&b, "%-*s |%-*s| %s-%s\n", nameW, p.Name, width, bar, Seconds(p.Start), Seconds(p.End))
+	}
+	kill := col(l.Grace)
+	fmt.Fprintf(&b, "%-*s |%s^%s  at %s\n", nameW, "SIGKILL", strings.Repeat(" ", max(0, kill-1)), strings.Repeat(" ", max(0, width-kill)), Seconds(l.Grace))
+	return b.String()
+}
+
+// Seconds formats d for budgets: whole seconds as "60s" rather than "1m0s".
+func Seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}

@@ -1,0 +1,207 @@
+package generator
+
+import (
+	"fmt"
+	"go/token"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/mod/module"
+)
+
+// Component is one part a service can have.
+type Component string
+
+// The components, in the order they appear everywhere (flags, gsgen.yaml, main.go).
+const (
+	HTTP    Component = "http"
+	Outbox  Component = "outbox"
+	Asynq   Component = "asynq"
+	Kafka   Component = "kafka"
+	Cleaner Component = "cleaner"
+)
+
+// AllComponents lists every component in canonical order.
+var AllComponents = []Component{HTTP, Outbox, Asynq, Kafka, Cleaner}
+
+// Available reports whether this version of gsgen can generate c.
+func (c Component) Available() bool {
+	return c == HTTP
+}
+
+// Model is the validated answers plus everything derived from them once:
+// the templates read it and compute nothing of their own.
+type Model struct {
+	Name       string      // DNS-1123 label naming the binary and the Kubernetes objects
+	Module     string      // Go module path
+	Components []Component // chosen, canonical order
+
+	// One flag per component, so templates say {{if .HTTP}}.
+	HTTP, Outbox, Asynq, Kafka, Cleaner bool
+
+	// What the components need, derived once.
+	UsesPostgres bool // outbox, kafka (processed events) or cleaner: one shared pgxpool
+	UsesKafka    bool // outbox (writer) or kafka (readers)
+	UsesRedis    bool // asynq
+	HasWorkers   bool // there are Run loops and a WaitGroup
+
+	Timeouts Timeouts
+	Ladder   Ladder
+	HTTPPort int
+
+	// Answers is the normalised answers, written back as gsgen.yaml.
+	Answers Answers
+}
+
+// Timeouts is the shutdown budget as durations.
+type Timeouts struct {
+	PreStop, Grace, HTTPShutdown, WorkerDrain, AsynqShutdown, TaskTimeout, CloseBudget, Margin time.Duration
+}
+
+// BinaryPath is the directory of the service's main package.
+func (m *Model) BinaryPath() string { return "cmd/" + m.Name }
+
+var nameRE = regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`)
+
+// NewModel validates a (defaults already applied) and derives the model.
+// Every problem is an *InputError naming the answer.
+func NewModel(a Answers) (*Model, error) {
+	if err := validateName(a.Name); err != nil {
+		return nil, err
+	}
+	if err := module.CheckPath(a.Module); err != nil {
+		return nil, &InputError{Field: "module", Msg: fmt.Sprintf("%q is not a valid Go module path (%v)", a.Module, unwrapModuleErr(err)),
+			Fix: "use a path like example.com/" + a.Name + " or github.com/you/" + a.Name}
+	}
+	comps, err := parseComponents(a.Components)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port}
+	for _, c := range comps {
+		switch c {
+		case HTTP:
+			m.HTTP = true
+		case Outbox:
+			m.Outbox = true
+		case Asynq:
+			m.Asynq = true
+		case Kafka:
+			m.Kafka = true
+		case Cleaner:
+			m.Cleaner = true
+		}
+	}
+	m.UsesPostgres = m.Outbox || m.Kafka || m.Cleaner
+	m.UsesKafka = m.Outbox || m.Kafka
+	m.UsesRedis = m.Asynq
+	m.HasWorkers = m.Outbox || m.Kafka || m.Cleaner
+	if m.HTTPPort < 1 || m.HTTPPort > 65535 {
+		return nil, &InputError{Field: "http.port", Msg: fmt.Sprintf("%d is not a TCP port", m.HTTPPort), Fix: "use a number from 1 to 65535, e.g. 8080"}
+	}
+	if err := validatePositive(a.Timeouts); err != nil {
+		return nil, err
+	}
+	t := a.Timeouts
+	m.Timeouts = Timeouts{
+		PreStop: time.Duration(t.PreStop), Grace: time.Duration(t.Grace),
+		HTTPShutdown: time.Duration(t.HTTPShutdown), WorkerDrain: time.Duration(t.WorkerDrain),
+		AsynqShutdown: time.Duration(t.AsynqShutdown), TaskTimeout: time.Duration(t.TaskTimeout),
+		CloseBudget: time.Duration(t.CloseBudget), Margin: time.Duration(t.Margin),
+	}
+	m.Ladder = NewLadder(m)
+	if err := m.Ladder.Check(); err != nil {
+		return nil, err
+	}
+	a.Components = componentNames(comps)
+	m.Answers = a
+	return m, nil
+}
+
+func validateName(name string) error {
+	fix := "use lower-case letters, digits and '-', starting with a letter, e.g. orders or order-events"
+	switch {
+	case name == "":
+		return &InputError{Field: "name", Msg: "is empty", Fix: "pass --name or give DIR a base name"}
+	case len(name) > 63:
+		return &InputError{Field: "name", Msg: fmt.Sprintf("%q is %d characters long; Kubernetes names allow 63", name, len(name)), Fix: "choose a shorter name"}
+	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
+		return &InputError{Field: "name", Msg: fmt.Sprintf("%q contains a path separator or '..'", name), Fix: fix}
+	case strings.ToLower(name) != name:
+		return &InputError{Field: "name", Msg: fmt.Sprintf("%q has upper-case letters; it names Kubernetes objects, which must be lower case", name), Fix: "use " + strings.ToLower(name)}
+	case !nameRE.MatchString(name):
+		return &InputError{Field: "name", Msg: fmt.Sprintf("%q is not a DNS-1123 label", name), Fix: fix}
+	case token.IsKeyword(name):
+		return &InputError{Field: "name", Msg: fmt.Sprintf("%q is a Go keyword", name), Fix: "choose another name, e.g. " + name + "-svc"}
+	}
+	return nil
+}
+
+func unwrapModuleErr(err error) string {
+	s := err.Error()
+	if i := strings.LastIndex(s, ": "); i >= 0 {
+		return s[i+2:]
+	}
+	return s
+}
+
+func parseComponents(names []string) ([]Component, error) {
+	if len(names) == 0 {
+		return nil, &InputError{Field: "components", Msg: "none chosen", Fix: "choose at least one of " + strings.Join(componentNames(AllComponents), ",")}
+	}
+	chosen := map[Component]bool{}
+	for _, n := range names {
+		c := Component(strings.TrimSpace(n))
+		if !slices.Contains(AllComponents, c) {
+			return nil, &InputError{Field: "components", Msg: fmt.Sprintf("unknown component %q", n), Fix: "choose from " + strings.Join(componentNames(AllComponents), ",")}
+		}
+		if chosen[c] {
+			return nil, &InputError{Field: "components", Msg: fmt.Sprintf("%q is listed twice", c), Fix: "list each component once"}
+		}
+		chosen[c] = true
+	}
+	var out, unavailable []Component
+	for _, c := range AllComponents {
+		if !chosen[c] {
+			continue
+		}
+		out = append(out, c)
+		if !c.Available() {
+			unavailable = append(unavailable, c)
+		}
+	}
+	if len(unavailable) > 0 {
+		return nil, &InputError{Field: "components", Msg: fmt.Sprintf("%s not available in this version of gsgen yet", strings.Join(componentNames(unavailable), ", ")),
+			Fix: "available now: " + strings.Join(componentNames(availableComponents()), ",")}
+	}
+	return out, nil
+}
+
+func availableComponents() []Component {
+	var out []Component
+	for _, c := range AllComponents {
+		if c.Available() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func componentNames(cs []Component) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = string(c)
+	}
+	return out
+}
+
+func validatePositive(t TimeoutAnswers) error {
+	for _, f := range TimeoutFields {
+		if d := *f.Of(&t); d <= 0 {
+			return &InputError{Field: "timeouts." + f.Key, Msg: fmt.Sprintf("%v must be positive", d), Fix: "give a duration greater than zero, e.g. " + f.Of(&DefaultTimeouts).String()}
+		}
+	}
+	return nil
+}
