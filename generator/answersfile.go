@@ -79,7 +79,11 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 			key := joinPath(path, k.Value)
 			idx, ok := fields[k.Value]
 			if !ok {
-				return d.fail(k, key, "unknown key", "known keys here: "+strings.Join(sortedKeys(fields), ", "))
+				fix := "known keys here: " + strings.Join(sortedKeys(fields), ", ")
+				if near := nearest(k.Value, sortedKeys(fields)); near != "" {
+					fix = fmt.Sprintf("did you mean %q? %s", near, fix)
+				}
+				return d.fail(k, key, "unknown key", fix)
 			}
 			if seen[k.Value] {
 				return d.fail(k, key, "given twice", "keep one")
@@ -94,11 +98,17 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		if n.Kind == yaml.ScalarNode && v.Type().Elem().Kind() == reflect.String {
 			// `components: http,outbox` is accepted like the flag.
 			parts := SplitList(n.Value)
+			if len(parts) == 0 {
+				return d.fail(n, where, "is empty", "list at least one, or leave the key out to take the default")
+			}
 			v.Set(reflect.ValueOf(parts))
 			return nil
 		}
 		if n.Kind != yaml.SequenceNode {
 			return d.fail(n, where, "expected a list", "")
+		}
+		if len(n.Content) == 0 {
+			return d.fail(n, where, "is empty", "list at least one, or leave the key out to take the default")
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 		for i, item := range n.Content {
@@ -179,4 +189,36 @@ func MarshalAnswersFile(a Answers) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// nearest returns the candidate within two edits of s, if any: the key the
+// user probably meant.
+func nearest(s string, candidates []string) string {
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

@@ -1,0 +1,141 @@
+package generator
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func validAnswers() Answers {
+	return Answers{Name: "orders"}.WithDefaults()
+}
+
+func TestNewModelDefaults(t *testing.T) {
+	m, err := NewModel(validAnswers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Module != "example.com/orders" || !m.HTTP || m.Outbox || m.HTTPPort != 8080 {
+		t.Errorf("model = %+v", m)
+	}
+	if got, want := m.Ladder.Worst(), 41*time.Second; got != want {
+		t.Errorf("worst case = %v, want %v (10s + 25s + 1s + 5s)", got, want)
+	}
+}
+
+// TestNewModelRejects covers bad answers: each must be an *InputError that
+// names the field.
+func TestNewModelRejects(t *testing.T) {
+	cases := []struct {
+		name  string
+		edit  func(*Answers)
+		field string // InputError.Field
+		msg   string // part of the message
+	}{
+		{"empty name", func(a *Answers) { a.Name = "" }, "name", "empty"},
+		{"upper case name", func(a *Answers) { a.Name = "Orders" }, "name", "upper-case"},
+		{"name with slash", func(a *Answers) { a.Name = "a/b" }, "name", "path separator"},
+		{"name with dot dot", func(a *Answers) { a.Name = "..orders" }, "name", "'..'"},
+		{"name with underscore", func(a *Answers) { a.Name = "order_events" }, "name", "DNS-1123"},
+		{"name starting with digit", func(a *Answers) { a.Name = "1orders" }, "name", "DNS-1123"},
+		{"name ending with dash", func(a *Answers) { a.Name = "orders-" }, "name", "DNS-1123"},
+		{"name with space", func(a *Answers) { a.Name = "my orders" }, "name", "DNS-1123"},
+		{"name too long", func(a *Answers) { a.Name = strings.Repeat("a", 64) }, "name", "63"},
+		{"go keyword", func(a *Answers) { a.Name = "func" }, "name", "Go keyword"},
+		{"go keyword type", func(a *Answers) { a.Name = "type" }, "name", "Go keyword"},
+		{"module with space", func(a *Answers) { a.Module = "example.com/my orders" }, "module", "not a valid Go module path"},
+		{"module empty", func(a *Answers) { a.Module = "" }, "module", "not a valid Go module path"},
+		{"module leading slash", func(a *Answers) { a.Module = "/orders" }, "module", "not a valid Go module path"},
+		{"module with dot dot", func(a *Answers) { a.Module = "example.com/../orders" }, "module", "not a valid Go module path"},
+		{"unknown component", func(a *Answers) { a.Components = []string{"http", "grpc"} }, "components", `unknown component "grpc"`},
+		{"component twice", func(a *Answers) { a.Components = []string{"http", "http"} }, "components", "twice"},
+		{"no components", func(a *Answers) { a.Components = nil }, "components", "none chosen"},
+		{"port zero", func(a *Answers) { a.HTTP.Port = 70000 }, "http.port", "not a TCP port"},
+		{"negative grace", func(a *Answers) { a.Timeouts.Grace = Duration(-time.Second) }, "timeouts.grace", "must be positive"},
+		{"zero margin", func(a *Answers) { a.Timeouts.Margin = Duration(0) }, "timeouts.margin", "must be positive"},
+		{"grace too short", func(a *Answers) { a.Timeouts.Grace = Duration(30 * time.Second) }, "timeouts.grace", "30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s"},
+		{"drain too long", func(a *Answers) { a.Timeouts.HTTPShutdown = Duration(50 * time.Second) }, "timeouts.grace", "= 66s"},
+		{"prestop too long", func(a *Answers) { a.Timeouts.PreStop = Duration(30 * time.Second) }, "timeouts.grace", "preStop 30s"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := validAnswers()
+			c.edit(&a)
+			_, err := NewModel(a)
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("NewModel: got %v, want an *InputError", err)
+			}
+			if ie.Field != c.field || !strings.Contains(ie.Error(), c.msg) {
+				t.Errorf("error = %q (field %q), want field %q and %q in the message", ie, ie.Field, c.field, c.msg)
+			}
+			if strings.Contains(ie.Error(), "\n") {
+				t.Errorf("error spans lines: %q", ie)
+			}
+		})
+	}
+}
+
+func TestNewModelAcceptsHyphenatedName(t *testing.T) {
+	a := Answers{Name: "order-events", Module: "github.com/acme/order-events"}.WithDefaults()
+	if _, err := NewModel(a); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLadderSuggestsAFit(t *testing.T) {
+	a := validAnswers()
+	a.Timeouts.Grace = Duration(30 * time.Second)
+	_, err := NewModel(a)
+	if err == nil || !strings.Contains(err.Error(), "use grace 41s or more, or shorten http_shutdown to 14s") {
+		t.Fatalf("err = %v", err)
+	}
+	// The suggested values fit.
+	a.Timeouts.HTTPShutdown = Duration(14 * time.Second)
+	if _, err := NewModel(a); err != nil {
+		t.Errorf("suggested http_shutdown 14s does not fit: %v", err)
+	}
+	a = validAnswers()
+	a.Timeouts.Grace = Duration(41 * time.Second)
+	if _, err := NewModel(a); err != nil {
+		t.Errorf("suggested grace 41s does not fit: %v", err)
+	}
+}
+
+func TestLadderPhases(t *testing.T) {
+	m, err := NewModel(validAnswers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range m.Ladder.Phases() {
+		got = append(got, p.Name+" "+Seconds(p.Start)+"-"+Seconds(p.End))
+	}
+	want := "preStop 0s-10s, HTTP drain 10s-35s, close 35s-36s, margin 36s-41s, slack 41s-60s"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("phases = %s\nwant     %s", strings.Join(got, ", "), want)
+	}
+	timeline := m.Ladder.Timeline(60)
+	for _, s := range []string{"preStop", "HTTP drain", "SIGKILL", "at 60s"} {
+		if !strings.Contains(timeline, s) {
+			t.Errorf("timeline lacks %q:\n%s", s, timeline)
+		}
+	}
+}
+
+func TestGoDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		25 * time.Second:        "25 * time.Second",
+		time.Second:             "time.Second",
+		500 * time.Millisecond:  "500 * time.Millisecond",
+		90 * time.Second:        "90 * time.Second",
+		2 * time.Minute:         "2 * time.Minute",
+		168 * time.Hour:         "168 * time.Hour",
+		1500 * time.Microsecond: "1500 * time.Microsecond",
+	} {
+		if got := GoDuration(d); got != want {
+			t.Errorf("GoDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

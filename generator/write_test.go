@@ -1,0 +1,143 @@
+package generator
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func rendered(files map[string]string, userOwned ...string) Rendered {
+	var out Rendered
+	for _, p := range sortedKeys(files) {
+		owner := OwnedByGsgen
+		for _, u := range userOwned {
+			if u == p {
+				owner = OwnedByUser
+			}
+		}
+		out = append(out, RenderedFile{PlannedFile: PlannedFile{Path: p, Owner: owner}, Content: []byte(files[p])})
+	}
+	return out
+}
+
+// readTree returns every regular file under dir, by slash path.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestApplyCreatesNewDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "deep", "orders")
+	files := map[string]string{"main.go": "package main\n", "internal/x/x.go": "package x\n"}
+	cs, err := DiffTarget(dir, rendered(files), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Apply(dir); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(files, readTree(t, dir)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+	siblings, _ := os.ReadDir(filepath.Dir(dir))
+	if len(siblings) != 1 {
+		t.Errorf("staging left behind: %v", siblings)
+	}
+}
+
+func TestDiffTargetRefusesNonEmptyDir(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
+	_, err := DiffTarget(dir, rendered(map[string]string{"a": "a"}), false)
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Field != "DIR" {
+		t.Fatalf("err = %v, want an InputError on DIR", err)
+	}
+}
+
+func TestApplyForceKeepsUserFiles(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "internal"), 0o755)
+	os.WriteFile(filepath.Join(dir, "routes.go"), []byte("my routes"), 0o644)
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("old main"), 0o644)
+	os.WriteFile(filepath.Join(dir, "same.go"), []byte("same"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not gsgen's"), 0o644)
+	files := map[string]string{"routes.go": "template routes", "main.go": "new main", "same.go": "same", "internal/new.go": "new"}
+	cs, err := DiffTarget(dir, rendered(files, "routes.go"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions := map[string]Action{}
+	for _, c := range cs {
+		actions[c.Path] = c.Action
+	}
+	want := map[string]Action{"routes.go": Keep, "main.go": Overwrite, "same.go": Identical, "internal/new.go": Create}
+	if diff := cmp.Diff(want, actions); diff != "" {
+		t.Errorf("actions (-want +got):\n%s", diff)
+	}
+	if err := cs.Apply(dir); err != nil {
+		t.Fatal(err)
+	}
+	wantTree := map[string]string{"routes.go": "my routes", "main.go": "new main", "same.go": "same", "internal/new.go": "new", "notes.txt": "not gsgen's"}
+	if diff := cmp.Diff(wantTree, readTree(t, dir)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+}
+
+// A move that fails half-way puts back everything already moved.
+func TestApplyRollsBackOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("old a"), 0o644)
+	// "blocker" is a file where the plan wants a directory: the last move
+	// fails after a.go and new/b.go have been moved.
+	os.WriteFile(filepath.Join(dir, "blocker"), []byte("mine"), 0o644)
+	before := readTree(t, dir)
+	cs := Changes{
+		{rendered(map[string]string{"a.go": "new a"})[0], Overwrite},
+		{rendered(map[string]string{"new/b.go": "b"})[0], Create},
+		{rendered(map[string]string{"blocker/c.go": "c"})[0], Create},
+	}
+	if err := cs.Apply(dir); err == nil {
+		t.Fatal("Apply succeeded; the test needs it to fail")
+	}
+	if diff := cmp.Diff(before, readTree(t, dir)); diff != "" {
+		t.Errorf("dir changed by a failed Apply (-before +after):\n%s", diff)
+	}
+	for _, p := range []string{"new", ".gsgen-staging"} {
+		if matches, _ := filepath.Glob(filepath.Join(dir, p+"*")); len(matches) > 0 {
+			t.Errorf("left behind: %v", matches)
+		}
+	}
+}
+
+func TestApplyNewDirFailureLeavesNothing(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "file"), []byte("x"), 0o644)
+	dir := filepath.Join(root, "file", "orders") // parent is a file
+	cs, err := DiffTarget(filepath.Join(root, "missing"), rendered(map[string]string{"a": "a"}), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Apply(dir); err == nil {
+		t.Fatal("Apply under a file succeeded")
+	}
+	if diff := cmp.Diff(map[string]string{"file": "x"}, readTree(t, root)); diff != "" {
+		t.Errorf("root changed (-want +got):\n%s", diff)
+	}
+}
