@@ -68,7 +68,7 @@ func Plan(m *Model) (FilePlan, error) {
 
 // userOwned lists the templates whose output belongs to the user.
 var userOwned = map[string]bool{
-	"base/.gitignore.tmpl":                  true,
+	"base/.gitignore.tmpl":                 true,
 	"http/internal/httpapi/routes.go.tmpl": true,
 }
 

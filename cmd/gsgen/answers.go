@@ -103,4 +103,3 @@ func (f *answerFlags) answers(fs *pflag.FlagSet) (a generator.Answers, unanswere
 	}
 	return a, unanswered, nil
 }
-

@@ -1,0 +1,171 @@
+// Package golden holds the expected output of gsgen for named presets: for
+// each golden/<preset>.yaml (an answers file) the tree golden/<preset>/ is
+// exactly what gsgen writes. `go test ./golden -update` rewrites the trees;
+// read the diff before committing it.
+package golden
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gsgen-dev/gsgen/generator"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden trees from the current templates")
+
+type preset struct {
+	name    string // "http"
+	answers string // golden/http.yaml
+	tree    string // golden/http
+}
+
+func presets(t *testing.T) []preset {
+	t.Helper()
+	files, err := filepath.Glob("*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no presets (golden/*.yaml): %v", err)
+	}
+	var out []preset
+	for _, f := range files {
+		name := strings.TrimSuffix(f, ".yaml")
+		out = append(out, preset{name, f, name})
+	}
+	return out
+}
+
+// generate runs gsgen's pipeline on a preset's answers into a new directory,
+// the way `gsgen new DIR -f <preset>.yaml` does.
+func generate(t *testing.T, p preset, dir string) {
+	t.Helper()
+	data, err := os.ReadFile(p.answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := generator.ParseAnswersFile(p.answers, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, files, err := generator.Generate(a.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := generator.DiffTarget(dir, files, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := changes.Apply(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestGolden(t *testing.T) {
+	for _, p := range presets(t) {
+		t.Run(p.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), p.name)
+			generate(t, p, out)
+			if *update {
+				if err := os.RemoveAll(p.tree); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.CopyFS(p.tree, os.DirFS(out)); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, got := readTree(t, p.tree), readTree(t, out)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("gsgen output differs from golden/%s (-golden +generated); if intended, run go test ./golden -update and read the diff:\n%s", p.name, diff)
+			}
+		})
+	}
+}
+
+// TestGoldenDeterministic generates each preset twice: same answers, same bytes.
+func TestGoldenDeterministic(t *testing.T) {
+	for _, p := range presets(t) {
+		t.Run(p.name, func(t *testing.T) {
+			a, b := filepath.Join(t.TempDir(), "a", p.name), filepath.Join(t.TempDir(), "b", p.name)
+			generate(t, p, a)
+			generate(t, p, b)
+			if diff := cmp.Diff(readTree(t, a), readTree(t, b)); diff != "" {
+				t.Errorf("two runs differ:\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestGoldenServicesBuild proves each golden service builds, vets and passes
+// its own tests, and that its go.mod/go.sum are what `go mod tidy` writes.
+func TestGoldenServicesBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every golden service; skipped with -short")
+	}
+	for _, p := range presets(t) {
+		t.Run(p.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), p.name)
+			if err := os.CopyFS(dir, os.DirFS(p.tree)); err != nil {
+				t.Fatal(err)
+			}
+			goCmd(t, dir, "build", "./...")
+			goCmd(t, dir, "vet", "./...")
+			goCmd(t, dir, "test", "-count=1", "./...")
+			if out := gofmtList(t, dir); out != "" {
+				t.Errorf("not gofmt-clean:\n%s", out)
+			}
+			goCmd(t, dir, "mod", "tidy")
+			for _, f := range []string{"go.mod", "go.sum"} {
+				before, _ := os.ReadFile(filepath.Join(p.tree, f))
+				after, _ := os.ReadFile(filepath.Join(dir, f))
+				if !bytes.Equal(before, after) {
+					t.Errorf("go mod tidy changed %s:\n%s", f, cmp.Diff(string(before), string(after)))
+				}
+			}
+		})
+	}
+}
+
+func goCmd(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
+	}
+	return string(out)
+}
+
+func gofmtList(t *testing.T, dir string) string {
+	t.Helper()
+	out, err := exec.Command("gofmt", "-l", dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gofmt: %v\n%s", err, out)
+	}
+	return string(out)
+}
