@@ -87,7 +87,10 @@ func (f *answerFlags) answers(fs *pflag.FlagSet) (a generator.Answers, unanswere
 			return a, nil, &generator.InputError{Field: "--components", Msg: "is empty", Fix: "choose at least one of " + strings.Join(componentNames(), ",")}
 		}
 	}
-	if fs.Changed("http-port") {
+	if given("http-port") {
+		if f.port < 1 || f.port > 65535 {
+			return a, nil, &generator.InputError{Field: "--http-port", Msg: fmt.Sprintf("%d is not a TCP port", f.port), Fix: "use a number from 1 to 65535, e.g. 8080"}
+		}
 		a.HTTP.Port = f.port
 	}
 	for _, t := range generator.TimeoutFields {
