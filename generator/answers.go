@@ -76,8 +76,8 @@ type HTTPAnswers struct {
 // answers files.
 type Duration time.Duration
 
-// String formats d the way time.Duration does ("25s", "1m30s").
-func (d Duration) String() string { return time.Duration(d).String() }
+// String formats d for people: "60s" rather than "1m0s", "500ms".
+func (d Duration) String() string { return Seconds(time.Duration(d)) }
 
 // MarshalYAML writes d in Go duration syntax.
 func (d Duration) MarshalYAML() (any, error) { return d.String(), nil }

@@ -12,5 +12,5 @@ import "embed"
 
 // FS holds every template.
 //
-//go:embed all:gomod
+//go:embed all:base all:http all:gomod
 var FS embed.FS
