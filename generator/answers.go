@@ -121,6 +121,9 @@ func (a Answers) WithDefaults() Answers {
 	if a.HTTP.Port == 0 {
 		a.HTTP.Port = DefaultHTTPPort
 	}
+	a.Consumers = append([]ConsumerAnswers(nil), a.Consumers...) // do not write through to the caller's slices
+	a.Cleaners = append([]CleanerAnswers(nil), a.Cleaners...)
+	a.componentDefaults()
 	return a
 }
 

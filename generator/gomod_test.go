@@ -14,12 +14,10 @@ var update = flag.Bool("update", false, "rewrite the stored go.mod/go.sum of eac
 // dependencyRepresentatives are component sets that, together, reach every
 // dependency set a service can have.
 var dependencyRepresentatives = [][]string{
-	{"http"},
-	{"cleaner"},
-	{"outbox"},
-	{"asynq"},
-	{"http", "cleaner", "asynq"},
-	{"http", "outbox", "kafka", "cleaner", "asynq"},
+	{"http"},                       // std
+	{"outbox", "kafka", "cleaner"}, // pgx-kafka
+	{"asynq"},                      // asynq
+	{"http", "outbox", "kafka", "cleaner", "asynq"}, // pgx-kafka-asynq
 }
 
 // TestDependencySets checks that the stored go.mod/go.sum of each dependency

@@ -28,7 +28,7 @@ var AllComponents = []Component{HTTP, Outbox, Asynq, Kafka, Cleaner}
 
 // Available reports whether this version of gsgen can generate c.
 func (c Component) Available() bool {
-	return c == HTTP
+	return slices.Contains(AllComponents, c)
 }
 
 // Model is the validated answers plus everything derived from them once:
@@ -50,6 +50,12 @@ type Model struct {
 	Timeouts Timeouts
 	Ladder   Ladder
 	HTTPPort int
+
+	// Component settings; nil or empty when the component is off.
+	Relay      *Relay
+	Consumers  []Consumer
+	Cleaners   []CleanerJob
+	TaskServer *TaskServer
 
 	// Answers is the normalised answers, written back as gsgen.yaml.
 	Answers Answers
@@ -110,6 +116,19 @@ func NewModel(a Answers) (*Model, error) {
 		HTTPShutdown: time.Duration(t.HTTPShutdown), WorkerDrain: time.Duration(t.WorkerDrain),
 		AsynqShutdown: time.Duration(t.AsynqShutdown), TaskTimeout: time.Duration(t.TaskTimeout),
 		CloseBudget: time.Duration(t.CloseBudget), Margin: time.Duration(t.Margin),
+	}
+	if err := m.deriveComponents(a); err != nil {
+		return nil, err
+	}
+	if m.Cleaner && len(m.Cleaners) == 0 {
+		return nil, &InputError{Field: "cleaners", Msg: "the cleaner component has no table to clean: gsgen's own tables come with outbox (outbox_event) and kafka (processed_event)",
+			Fix: "add outbox or kafka to --components, or leave cleaner out for now"}
+	}
+	if !m.Cleaner && len(m.Cleaners) > 0 {
+		return nil, &InputError{Field: "cleaners", Msg: "cleaners are listed but the cleaner component is not chosen", Fix: "add cleaner to components, or remove the cleaners list"}
+	}
+	if !m.Kafka && len(m.Consumers) > 0 {
+		return nil, &InputError{Field: "kafka", Msg: "consumers are listed but the kafka component is not chosen", Fix: "add kafka to components, or remove the kafka list"}
 	}
 	m.Ladder = NewLadder(m)
 	if err := m.Ladder.Check(); err != nil {

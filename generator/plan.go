@@ -43,18 +43,17 @@ type FilePlan []PlannedFile
 // Files under templates/<component>/ are planned when the component is on;
 // the ownership of each user-owned template is listed in userOwned.
 func Plan(m *Model) (FilePlan, error) {
-	dirs := []string{"base"}
-	if m.HTTP {
-		dirs = append(dirs, "http")
-	}
 	var p FilePlan
-	for _, dir := range dirs {
-		tmpls, err := templateFiles(dir)
+	for _, d := range m.templateDirs() {
+		if !d.on {
+			continue
+		}
+		tmpls, err := templateFiles(d.dir)
 		if err != nil {
 			return nil, err
 		}
 		for _, t := range tmpls {
-			p = append(p, m.plannedFromTemplate(dir, t, nil)...)
+			p = append(p, m.plannedFromTemplate(d.dir, t, d.items)...)
 		}
 	}
 	p = append(p,
@@ -64,6 +63,34 @@ func Plan(m *Model) (FilePlan, error) {
 	)
 	slices.SortFunc(p, func(a, b PlannedFile) int { return strings.Compare(a.Path, b.Path) })
 	return p, nil
+}
+
+type templateDir struct {
+	dir   string     // folder under templates/
+	on    bool       // whether the service has it
+	items []Instance // the named instances its _item_ files are rendered for
+}
+
+// templateDirs lists the template folders and which of them the model's
+// service gets.
+func (m *Model) templateDirs() []templateDir {
+	var consumers, cleaners []Instance
+	for _, c := range m.Consumers {
+		consumers = append(consumers, c)
+	}
+	for _, c := range m.Cleaners {
+		cleaners = append(cleaners, c)
+	}
+	return []templateDir{
+		{"base", true, nil},
+		{"http", m.HTTP, nil},
+		{"postgres", m.UsesPostgres, nil},
+		{"outbox", m.Outbox, nil},
+		{"kafka", m.Kafka, consumers},
+		{"cleaner", m.Cleaner, cleaners},
+		{"asynq", m.Asynq, nil},
+		{"asynq-dedicated", m.TaskServer != nil && m.TaskServer.Dedicated, nil},
+	}
 }
 
 // userOwned lists the templates whose output belongs to the user.

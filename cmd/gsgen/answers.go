@@ -20,6 +20,16 @@ type answerFlags struct {
 	components string
 	port       int
 	timeouts   map[string]*time.Duration // by TimeoutField.Flag
+
+	outboxTopic        string
+	outboxBatchSize    int
+	outboxPollInterval time.Duration
+	outboxBatchTimeout time.Duration
+	outboxUnordered    bool
+	asynqMode          string
+	asynqConcurrency   int
+	asynqAllowRequeue  bool
+	consumers          []string // NAME or NAME:TOPIC
 }
 
 func addAnswerFlags(cmd *cobra.Command) *answerFlags {
@@ -34,6 +44,18 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	for _, t := range generator.TimeoutFields {
 		f.timeouts[t.Flag] = fs.Duration(t.Flag, time.Duration(*t.Of(&generator.DefaultTimeouts)), t.Usage)
 	}
+	fs.StringVar(&f.outboxTopic, "outbox-topic", generator.DefaultOutboxTopic, "outbox: topic of the example event")
+	fs.IntVar(&f.outboxBatchSize, "outbox-batch-size", generator.DefaultOutboxBatchSize, "outbox: rows published per batch")
+	fs.DurationVar(&f.outboxPollInterval, "outbox-poll-interval", 500*time.Millisecond, "outbox: pause between batches when there is no backlog")
+	fs.DurationVar(&f.outboxBatchTimeout, "outbox-batch-timeout", 10*time.Second, "outbox: deadline of one batch (lock, publish, mark, commit); must fit in --worker-drain")
+	fs.BoolVar(&f.outboxUnordered, "outbox-unordered", false, "outbox: drop the advisory lock (faster; no per-aggregate order across replicas)")
+	fs.StringVar(&f.asynqMode, "asynq-mode", generator.DefaultAsynqMode, "asynq: inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run); default dedicated without http")
+	fs.IntVar(&f.asynqConcurrency, "asynq-concurrency", generator.DefaultConcurrency, "asynq: tasks run at once")
+	fs.BoolVar(&f.asynqAllowRequeue, "asynq-allow-requeue", false, "asynq: allow --task-timeout above --asynq-shutdown (handlers are idempotent; a deploy re-runs cut tasks)")
+	fs.StringArrayVar(&f.consumers, "consumer", nil, "kafka: a consumer as NAME or NAME:TOPIC (repeatable; default one consumer \"events\")")
+	cmd.RegisterFlagCompletionFunc("asynq-mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"inprocess", "dedicated"}, cobra.ShellCompDirectiveNoFileComp
+	})
 	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return componentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
@@ -93,6 +115,9 @@ func (f *answerFlags) answers(fs *pflag.FlagSet) (a generator.Answers, unanswere
 		}
 		a.HTTP.Port = f.port
 	}
+	if err := f.componentAnswers(fs, &a); err != nil {
+		return a, nil, err
+	}
 	for _, t := range generator.TimeoutFields {
 		if !given(t.Flag) {
 			continue
@@ -105,4 +130,59 @@ func (f *answerFlags) answers(fs *pflag.FlagSet) (a generator.Answers, unanswere
 		*t.Of(&a.Timeouts) = generator.Duration(d)
 	}
 	return a, unanswered, nil
+}
+
+// componentAnswers applies the component flags the user set. They are never
+// "missing": a component's settings default sensibly.
+func (f *answerFlags) componentAnswers(fs *pflag.FlagSet, a *generator.Answers) error {
+	positive := func(flag string, ok bool, shown any) error {
+		if !ok {
+			return &generator.InputError{Field: "--" + flag, Msg: fmt.Sprintf("%v must be positive", shown), Fix: "give a value greater than zero, or leave the flag out"}
+		}
+		return nil
+	}
+	if fs.Changed("outbox-topic") {
+		a.Outbox.Topic = f.outboxTopic
+	}
+	if fs.Changed("outbox-batch-size") {
+		if err := positive("outbox-batch-size", f.outboxBatchSize > 0, f.outboxBatchSize); err != nil {
+			return err
+		}
+		a.Outbox.BatchSize = f.outboxBatchSize
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+		into *generator.Duration
+	}{{"outbox-poll-interval", f.outboxPollInterval, &a.Outbox.PollInterval}, {"outbox-batch-timeout", f.outboxBatchTimeout, &a.Outbox.BatchTimeout}} {
+		if fs.Changed(d.flag) {
+			if err := positive(d.flag, d.v > 0, d.v); err != nil {
+				return err
+			}
+			*d.into = generator.Duration(d.v)
+		}
+	}
+	if fs.Changed("outbox-unordered") {
+		a.Outbox.Unordered = f.outboxUnordered
+	}
+	if fs.Changed("asynq-mode") {
+		a.Asynq.Mode = f.asynqMode
+	}
+	if fs.Changed("asynq-concurrency") {
+		if err := positive("asynq-concurrency", f.asynqConcurrency > 0, f.asynqConcurrency); err != nil {
+			return err
+		}
+		a.Asynq.Concurrency = f.asynqConcurrency
+	}
+	if fs.Changed("asynq-allow-requeue") {
+		a.Asynq.AllowRequeue = f.asynqAllowRequeue
+	}
+	if fs.Changed("consumer") {
+		a.Consumers = nil
+		for _, c := range f.consumers {
+			name, topic, _ := strings.Cut(c, ":")
+			a.Consumers = append(a.Consumers, generator.ConsumerAnswers{Name: name, Topic: topic})
+		}
+	}
+	return nil
 }
