@@ -85,7 +85,7 @@ func Render(m *Model, plan FilePlan) (Rendered, error) {
 			return nil, fmt.Errorf("rendering %s: %w", f.Path, err)
 		}
 		if f.Owner == OwnedByGsgen && !f.NoMarker {
-			body = append(markerLine(f.Path), body...)
+			body = addMarker(f.Path, body)
 		}
 		if f.ext() == ".go" {
 			formatted, err := format.Source(body)
@@ -97,6 +97,16 @@ func Render(m *Model, plan FilePlan) (Rendered, error) {
 		out = append(out, RenderedFile{PlannedFile: f, Content: body})
 	}
 	return out, nil
+}
+
+// addMarker puts the generated-code marker on body: first, except in sqlc
+// query files, where sqlc would copy a leading comment into the first
+// query's Go doc comment, so it goes last.
+func addMarker(p string, body []byte) []byte {
+	if strings.HasPrefix(p, "db/queries/") {
+		return append(body, "\n-- "+GeneratedMarker+"\n"...)
+	}
+	return append(markerLine(p), body...)
 }
 
 // markerLine is the generated-code marker in the comment syntax of p.

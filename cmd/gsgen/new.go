@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -110,26 +111,57 @@ func indent(s string) string {
 }
 
 // equivalentCommand is the non-interactive command line that gives the same
-// service: every answer that differs from its default, then --yes.
+// service: every answer that differs from its default, then --yes. Answers
+// no flag can give (a custom cleaners list) make it `-f gsgen.yaml` instead.
 func equivalentCommand(dir string, m *generator.Model) string {
-	a, d := m.Answers, generator.Answers{Name: filepath.Base(absOrSame(dir))}.WithDefaults()
+	a := m.Answers
+	d := generator.Answers{Name: a.Name, Components: a.Components}.WithDefaults()
 	parts := []string{"gsgen", "new", dir}
-	if a.Name != d.Name {
-		parts = append(parts, "--name", a.Name)
-	}
-	if a.Module != generator.DefaultModule(a.Name) {
-		parts = append(parts, "--module", a.Module)
-	}
-	if c := strings.Join(a.Components, ","); c != generator.DefaultComponents {
-		parts = append(parts, "--components", c)
-	}
-	if a.HTTP.Port != d.HTTP.Port {
-		parts = append(parts, "--http-port", fmt.Sprint(a.HTTP.Port))
-	}
-	for _, t := range generator.TimeoutFields {
-		if v := *t.Of(&a.Timeouts); v != *t.Of(&d.Timeouts) {
-			parts = append(parts, "--"+t.Flag, v.String())
+	flag := func(name string, differs bool, value any) {
+		if differs {
+			parts = append(parts, "--"+name, fmt.Sprint(value))
 		}
 	}
+	flag("name", a.Name != filepath.Base(absOrSame(dir)), a.Name)
+	flag("module", a.Module != d.Module, a.Module)
+	flag("components", strings.Join(a.Components, ",") != generator.DefaultComponents, strings.Join(a.Components, ","))
+	flag("http-port", a.HTTP.Port != d.HTTP.Port, a.HTTP.Port)
+	for _, t := range generator.TimeoutFields {
+		v := *t.Of(&a.Timeouts)
+		flag(t.Flag, v != *t.Of(&d.Timeouts), v)
+	}
+	o, do := a.Outbox, d.Outbox
+	flag("outbox-topic", o.Topic != do.Topic, o.Topic)
+	flag("outbox-batch-size", o.BatchSize != do.BatchSize, o.BatchSize)
+	flag("outbox-poll-interval", o.PollInterval != do.PollInterval, o.PollInterval)
+	flag("outbox-batch-timeout", o.BatchTimeout != do.BatchTimeout, o.BatchTimeout)
+	if o.Unordered {
+		parts = append(parts, "--outbox-unordered")
+	}
+	flag("asynq-mode", a.Asynq.Mode != d.Asynq.Mode, a.Asynq.Mode)
+	flag("asynq-concurrency", a.Asynq.Concurrency != d.Asynq.Concurrency, a.Asynq.Concurrency)
+	if a.Asynq.AllowRequeue {
+		parts = append(parts, "--asynq-allow-requeue")
+	}
+	if !slices.Equal(a.Consumers, d.Consumers) {
+		for _, c := range a.Consumers {
+			parts = append(parts, "--consumer", c.Name+":"+c.Topic)
+		}
+	}
+	if !slices.Equal(a.Cleaners, d.Cleaners) || !consumersFromFlags(a, d) {
+		return fmt.Sprintf("gsgen new %s -f %s --yes   (some answers have no flag)", dir, filepath.Join(dir, "gsgen.yaml"))
+	}
 	return strings.Join(append(parts, "--yes"), " ")
+}
+
+// consumersFromFlags reports whether --consumer NAME:TOPIC can express the
+// consumers: their group ids and handler timeouts are the defaults.
+func consumersFromFlags(a, d generator.Answers) bool {
+	for _, c := range a.Consumers {
+		def := generator.Answers{Name: a.Name, Components: a.Components, Consumers: []generator.ConsumerAnswers{{Name: c.Name, Topic: c.Topic}}}.WithDefaults().Consumers[0]
+		if c != def {
+			return false
+		}
+	}
+	return true
 }
