@@ -17,6 +17,30 @@ type DependencySet struct {
 	Pgx, KafkaGo, Asynq bool
 }
 
+// Pinned are the versions generated services require, one per module a
+// component imports. The stored go.mod files are tidied from these pins, so
+// changing one here and running the -update above moves every service.
+var Pinned = map[string]string{
+	"github.com/jackc/pgx/v5":       "v5.12.0",
+	"github.com/segmentio/kafka-go": "v0.4.51",
+	"github.com/hibiken/asynq":      "v0.26.0",
+}
+
+// Modules lists the modules of the set, by path.
+func (s DependencySet) Modules() []string {
+	var out []string
+	if s.Pgx {
+		out = append(out, "github.com/jackc/pgx/v5")
+	}
+	if s.KafkaGo {
+		out = append(out, "github.com/segmentio/kafka-go")
+	}
+	if s.Asynq {
+		out = append(out, "github.com/hibiken/asynq")
+	}
+	return out
+}
+
 // Key names the set in templates/gomod: "std", "pgx", "pgx-kafka", ...
 func (s DependencySet) Key() string {
 	var parts []string

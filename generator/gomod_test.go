@@ -54,6 +54,11 @@ func TestDependencySets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if m.UsesPostgres {
+				if files, err = withSQLCOutput(files); err != nil {
+					t.Fatal(err)
+				}
+			}
 			dir := t.TempDir()
 			for _, f := range files {
 				p := filepath.Join(dir, filepath.FromSlash(f.Path))
@@ -62,7 +67,15 @@ func TestDependencySets(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+modulePlaceholder+"\n\ngo 1.26\n"), 0o644)
+			gomod := "module " + modulePlaceholder + "\n\ngo 1.26\n"
+			if mods := m.Dependencies().Modules(); len(mods) > 0 {
+				gomod += "\nrequire (\n"
+				for _, mod := range mods {
+					gomod += "\t" + mod + " " + Pinned[mod] + "\n"
+				}
+				gomod += ")\n"
+			}
+			os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644)
 			cmd := exec.Command("go", "mod", "tidy")
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "GOWORK=off")

@@ -95,8 +95,11 @@ func (m *Model) templateDirs() []templateDir {
 
 // userOwned lists the templates whose output belongs to the user.
 var userOwned = map[string]bool{
-	"base/.gitignore.tmpl":                 true,
-	"http/internal/httpapi/routes.go.tmpl": true,
+	"base/.gitignore.tmpl":                           true,
+	"http/internal/httpapi/routes.go.tmpl":           true,
+	"outbox/internal/outbox/example.go.tmpl":         true,
+	"kafka/internal/consumer/_item__handler.go.tmpl": true,
+	"asynq/internal/tasks/example.go.tmpl":           true,
 }
 
 // plannedFromTemplate maps templates/<dir>/<rel> to its output path.

@@ -9,6 +9,8 @@ package main
 import (
 	"context"
 	"errors"
+	"example.com/orders/internal/config"
+	"example.com/orders/internal/httpapi"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,9 +22,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"example.com/orders/internal/config"
-	"example.com/orders/internal/httpapi"
 )
 
 // Exit codes.

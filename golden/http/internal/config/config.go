@@ -42,6 +42,8 @@ func Load(getenv func(string) string) (Config, error) {
 		CloseTimeout:        e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
 		LogLevel:            e.level("LOG_LEVEL", defaultLogLevel),
 	}
+	// The ladder, checked again at run time: a batch or a message in hand
+	// must fit in the worker drain, or shutdown cuts it.
 	if err := errors.Join(e.errs...); err != nil {
 		return Config{}, err
 	}
