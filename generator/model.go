@@ -28,7 +28,7 @@ var AllComponents = []Component{HTTP, Outbox, Asynq, Kafka, Cleaner}
 
 // Available reports whether this version of gsgen can generate c.
 func (c Component) Available() bool {
-	return slices.Contains(AllComponents, c) && c != Asynq
+	return slices.Contains(AllComponents, c)
 }
 
 // Model is the validated answers plus everything derived from them once:

@@ -15,6 +15,7 @@ import (
 	"example.com/orders/internal/httpapi"
 	"example.com/orders/internal/outbox"
 	"example.com/orders/internal/postgres"
+	"example.com/orders/internal/tasks"
 	"fmt"
 	"io"
 	"log/slog"
@@ -125,10 +126,32 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 		BatchSize: cfg.OutboxDispatchedCleaner.BatchSize,
 	}, logger).Run(ctx, &wg)
 
+	// asynq. The client enqueues tasks from the HTTP handlers (httpapi.Deps);
+	// it is closed in step 4, once HTTP has drained.
+	taskCfg := tasks.Config{
+		RedisAddr:       cfg.RedisAddr,
+		RedisPassword:   cfg.RedisPassword,
+		RedisDB:         cfg.RedisDB,
+		Concurrency:     cfg.AsynqConcurrency,
+		ShutdownTimeout: cfg.AsynqShutdownTimeout,
+	}
+	taskClient := tasks.NewClient(taskCfg)
+	// The task server runs here, beside HTTP. Start, never Run: Run installs
+	// a signal handler of its own, and this process stops its parts in the
+	// order below.
+	taskSrv := tasks.NewServer(taskCfg, logger)
+	// asynq does not check Redis when it starts: check now, so an unreachable
+	// Redis fails the start instead of filling the log with retries.
+	if err := taskClient.Ping(); err != nil {
+		fail("asynq", fmt.Errorf("redis at %s: %w", cfg.RedisAddr, err))
+	} else if err := taskSrv.Start(tasks.NewMux(&tasks.Handlers{Logger: logger, Pool: pool})); err != nil {
+		fail("asynq", err)
+	}
+
 	// Start each part after what it depends on. HTTP comes last, so the
 	// service says it is ready only once everything behind its handlers is up.
 	ready := &httpapi.Readiness{}
-	srv := httpapi.NewServer(ready, routes, httpapi.Deps{Logger: logger, DB: pool})
+	srv := httpapi.NewServer(ready, routes, httpapi.Deps{Logger: logger, DB: pool, Tasks: taskClient})
 	// Listen before serving, so that a bad address or a port in use is
 	// reported here, with the address, rather than lost in a goroutine.
 	if ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.HTTPAddr); err != nil {
@@ -169,7 +192,17 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 
 		// 2. Stop intake: background loops start no new work. In-flight HTTP
 		// requests are not affected: their context is not derived from ctx.
-		sd.step(2, "stop intake", func() { stopIntake() })
+		sd.step(2, "stop intake", func() {
+			stopIntake()
+			// asynq takes no new task from Redis; running tasks carry on. Stop
+			// returns when the poll in progress ends, within 1.5 x the idle poll
+			// interval. ASYNQ_SHUTDOWN_TIMEOUT starts counting at Shutdown
+			// (step 3), not here.
+			sd.part("stopped", "asynq", func() error {
+				taskSrv.Stop()
+				return nil
+			})
+		})
 
 		// 3. Drain in parallel, each part bounded by its own timeout, so the
 		// service waits for the slowest part, not for the sum.
@@ -207,6 +240,16 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 					}
 				})
 			})
+			drain.Go(func() {
+				sd.part("drained", "asynq", func() error {
+					// Waits up to ASYNQ_SHUTDOWN_TIMEOUT for the running tasks, then
+					// pushes those still running back to the queue (they run again,
+					// from the start, on another pod) and cancels their contexts.
+					// It also closes the server's own Redis connections.
+					taskSrv.Shutdown()
+					return nil
+				})
+			})
 			drain.Wait()
 		})
 
@@ -231,6 +274,9 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 						return c.Close(closeCtx)
 					})
 				}
+				// The asynq client, now that HTTP has drained: no request is left
+				// that could enqueue a task.
+				sd.part("closed", "asynq client", taskClient.Close)
 				// The pool last, strictly after step 3: a loop still inside a
 				// transaction would find it closed. Close waits for connections in
 				// use, which is why a worker that overran its drain is cut off by

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"example.com/orders/internal/tasks"
 )
 
 // Config is the service's configuration.
@@ -22,6 +24,11 @@ type Config struct {
 	HTTPShutdownTimeout     time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
 	CloseTimeout            time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
 	LogLevel                slog.Level    // LOG_LEVEL: debug, info, warn or error
+	RedisAddr               string        // REDIS_ADDR: the Redis that holds asynq's queues
+	RedisPassword           string        // REDIS_PASSWORD: empty if Redis has none; set it from a Secret
+	RedisDB                 int           // REDIS_DB: the Redis database number
+	AsynqConcurrency        int           // ASYNQ_CONCURRENCY: how many tasks one process runs at once
+	AsynqShutdownTimeout    time.Duration // ASYNQ_SHUTDOWN_TIMEOUT: how long running tasks may take to finish at shutdown
 	WorkerDrainTimeout      time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
 	DatabaseURL             string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
 	DatabaseMaxConns        int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
@@ -56,11 +63,15 @@ type Cleaner struct {
 // The defaults are the answers given to gsgen. Together they fit the shutdown
 // budget in README.md; change them there (gsgen.yaml) rather than here.
 const (
-	defaultHTTPAddr            = ":8080"
-	defaultHTTPShutdownTimeout = 25 * time.Second
-	defaultCloseTimeout        = time.Second
-	defaultLogLevel            = slog.LevelInfo
-	defaultWorkerDrainTimeout  = 20 * time.Second
+	defaultHTTPAddr             = ":8080"
+	defaultHTTPShutdownTimeout  = 25 * time.Second
+	defaultCloseTimeout         = time.Second
+	defaultLogLevel             = slog.LevelInfo
+	defaultRedisAddr            = "127.0.0.1:6379"
+	defaultRedisDB              = 0
+	defaultAsynqConcurrency     = 10
+	defaultAsynqShutdownTimeout = 25 * time.Second
+	defaultWorkerDrainTimeout   = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL        = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 	defaultDatabaseMaxConns   = 10
@@ -77,14 +88,19 @@ const (
 func Load(getenv func(string) string) (Config, error) {
 	e := &env{getenv: getenv}
 	c := Config{
-		HTTPAddr:            e.addr("HTTP_ADDR", defaultHTTPAddr),
-		HTTPShutdownTimeout: e.duration("HTTP_SHUTDOWN_TIMEOUT", defaultHTTPShutdownTimeout),
-		CloseTimeout:        e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
-		LogLevel:            e.level("LOG_LEVEL", defaultLogLevel),
-		WorkerDrainTimeout:  e.duration("WORKER_DRAIN_TIMEOUT", defaultWorkerDrainTimeout),
-		DatabaseURL:         e.str("DATABASE_URL", defaultDatabaseURL),
-		DatabaseMaxConns:    int32(e.count("DATABASE_MAX_CONNS", defaultDatabaseMaxConns, 1000)),
-		KafkaBrokers:        e.brokers("KAFKA_BROKERS", defaultKafkaBrokers),
+		HTTPAddr:             e.addr("HTTP_ADDR", defaultHTTPAddr),
+		HTTPShutdownTimeout:  e.duration("HTTP_SHUTDOWN_TIMEOUT", defaultHTTPShutdownTimeout),
+		CloseTimeout:         e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
+		LogLevel:             e.level("LOG_LEVEL", defaultLogLevel),
+		RedisAddr:            e.addr("REDIS_ADDR", defaultRedisAddr),
+		RedisPassword:        e.str("REDIS_PASSWORD", ""),
+		RedisDB:              e.index("REDIS_DB", defaultRedisDB, 15),
+		AsynqConcurrency:     e.count("ASYNQ_CONCURRENCY", defaultAsynqConcurrency, 1000),
+		AsynqShutdownTimeout: e.duration("ASYNQ_SHUTDOWN_TIMEOUT", defaultAsynqShutdownTimeout),
+		WorkerDrainTimeout:   e.duration("WORKER_DRAIN_TIMEOUT", defaultWorkerDrainTimeout),
+		DatabaseURL:          e.str("DATABASE_URL", defaultDatabaseURL),
+		DatabaseMaxConns:     int32(e.count("DATABASE_MAX_CONNS", defaultDatabaseMaxConns, 1000)),
+		KafkaBrokers:         e.brokers("KAFKA_BROKERS", defaultKafkaBrokers),
 		Outbox: Outbox{
 			BatchSize:    e.count("OUTBOX_BATCH_SIZE", defaultOutboxBatchSize, 10000),
 			PollInterval: e.duration("OUTBOX_POLL_INTERVAL", defaultOutboxPollInterval),
@@ -109,6 +125,12 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.OrderEventsConsumer.HandlerTimeout > c.WorkerDrainTimeout {
 		e.bad("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", c.OrderEventsConsumer.HandlerTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would cut the message in hand")
+	}
+	// The ladder, checked again with the deployed value: a task may run for
+	// tasks.TaskTimeout, so a shorter drain would cut it on every deploy.
+	if c.AsynqShutdownTimeout < tasks.TaskTimeout {
+		e.bad("ASYNQ_SHUTDOWN_TIMEOUT", c.AsynqShutdownTimeout.String(),
+			"must be at least the task timeout "+tasks.TaskTimeout.String()+": every deploy would cut running tasks and run them again")
 	}
 	if err := errors.Join(e.errs...); err != nil {
 		return Config{}, err
@@ -217,4 +239,18 @@ func (e *env) brokers(key, def string) []string {
 		out = append(out, b)
 	}
 	return out
+}
+
+// index reads a whole number from 0 to max, such as a Redis database number
+// (Redis has 16 databases, 0 to 15, unless configured otherwise).
+func (e *env) index(key string, def, max int) int {
+	s := e.getenv(key)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > max {
+		e.bad(key, s, fmt.Sprintf("not a whole number from 0 to %d", max))
+	}
+	return n
 }

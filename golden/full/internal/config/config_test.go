@@ -73,6 +73,13 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"HTTP_SHUTDOWN_TIMEOUT", "-1s"},
 		{"CLOSE_TIMEOUT", "0s"},
 		{"LOG_LEVEL", "verbose"},
+		{"REDIS_ADDR", "redis"},
+		{"REDIS_DB", "-1"},
+		{"REDIS_DB", "16"},
+		{"REDIS_DB", "one"},
+		{"ASYNQ_CONCURRENCY", "0"},
+		{"ASYNQ_SHUTDOWN_TIMEOUT", "0s"},
+		{"ASYNQ_SHUTDOWN_TIMEOUT", "500ms"}, // shorter than the task timeout
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			_, err := Load(getenv(map[string]string{tc.key: tc.value}))
@@ -95,5 +102,40 @@ func TestLoadReportsEveryBadVariable(t *testing.T) {
 		if !strings.Contains(err.Error(), key) {
 			t.Errorf("error %q does not name %s", err, key)
 		}
+	}
+}
+
+func TestLoadAsynq(t *testing.T) {
+	type asynqPart struct {
+		RedisAddr, RedisPassword string
+		RedisDB, Concurrency     int
+		ShutdownTimeout          time.Duration
+	}
+	of := func(c Config) asynqPart {
+		return asynqPart{c.RedisAddr, c.RedisPassword, c.RedisDB, c.AsynqConcurrency, c.AsynqShutdownTimeout}
+	}
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		want asynqPart
+	}{
+		{"defaults", nil, asynqPart{"127.0.0.1:6379", "", 0, 10, 25 * time.Second}},
+		{"overrides", map[string]string{
+			"REDIS_ADDR":             "redis:6380",
+			"REDIS_PASSWORD":         "secret",
+			"REDIS_DB":               "3",
+			"ASYNQ_CONCURRENCY":      "4",
+			"ASYNQ_SHUTDOWN_TIMEOUT": "20s",
+		}, asynqPart{"redis:6380", "secret", 3, 4, 20 * time.Second}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Load(getenv(tc.vars))
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if of(got) != tc.want {
+				t.Errorf("Load() = %+v, want %+v", of(got), tc.want)
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -18,6 +19,9 @@ import (
 type Deps struct {
 	Logger *slog.Logger
 	DB     *pgxpool.Pool // the service's one pool; closed last on shutdown
+	// Tasks enqueues background tasks, e.g. tasks.NewWelcomeEmailTask; main
+	// closes it after HTTP has drained.
+	Tasks *asynq.Client
 }
 
 // The server's limits. Go's zero values mean "no limit", which lets a slow or

@@ -114,7 +114,9 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 
 		// 2. Stop intake: background loops start no new work. In-flight HTTP
 		// requests are not affected: their context is not derived from ctx.
-		sd.step(2, "stop intake", func() { stopIntake() })
+		sd.step(2, "stop intake", func() {
+			stopIntake()
+		})
 
 		// 3. Drain in parallel, each part bounded by its own timeout, so the
 		// service waits for the slowest part, not for the sum.
