@@ -139,3 +139,78 @@ func TestGoDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestComponentAnswersRejected(t *testing.T) {
+	with := func(comps ...string) Answers { return Answers{Name: "orders", Components: comps} }
+	cases := []struct {
+		name  string
+		a     Answers
+		field string
+		msg   string
+	}{
+		{"task timeout over asynq shutdown", func() Answers {
+			a := with("http", "asynq")
+			a.Timeouts.TaskTimeout = Duration(30 * time.Second)
+			return a
+		}(), "timeouts.task_timeout", "longer than asynq ShutdownTimeout 25s"},
+		{"sub-second task timeout", func() Answers {
+			a := with("http", "asynq")
+			a.Timeouts.TaskTimeout = Duration(1500 * time.Millisecond)
+			return a
+		}(), "timeouts.task_timeout", "whole number of seconds"},
+		{"unknown asynq mode", func() Answers { a := with("asynq"); a.Asynq.Mode = "threads"; return a }(), "asynq.mode", "unknown mode"},
+		{"outbox batch over worker drain", func() Answers {
+			a := with("outbox")
+			a.Outbox.BatchTimeout = Duration(30 * time.Second)
+			return a
+		}(), "outbox.batch_timeout", "longer than worker drain 20s"},
+		{"consumer handler over worker drain", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "pay", HandlerTimeout: Duration(time.Minute)}}
+			return a
+		}(), "kafka[0].handler_timeout", "longer than worker drain"},
+		{"consumer names twice", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "pay"}, {Name: "pay"}}
+			return a
+		}(), "kafka[1].name", "used twice"},
+		{"consumer name with path", func() Answers { a := with("kafka"); a.Consumers = []ConsumerAnswers{{Name: "../pay"}}; return a }(), "kafka[0].name", "not a valid name"},
+		{"bad topic", func() Answers { a := with("outbox"); a.Outbox.Topic = "a topic"; return a }(), "outbox.topic", "not a valid Kafka topic"},
+		{"cleaner alone", with("cleaner"), "cleaners", "no table to clean"},
+		{"cleaner on unknown table", func() Answers {
+			a := with("outbox", "cleaner")
+			a.Cleaners = []CleanerAnswers{{Name: "sessions", Table: "session", Column: "expires_at"}}
+			return a
+		}(), "cleaners[0].table", "not defined by this service's migrations"},
+		{"cleaner column injection", func() Answers {
+			a := with("outbox", "cleaner")
+			a.Cleaners = []CleanerAnswers{{Name: "x", Table: "outbox_event", Column: "dispatched_at; drop table x"}}
+			return a
+		}(), "cleaners[0].column", "not a plain SQL identifier"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := NewModel(c.a.WithDefaults())
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("got %v, want an *InputError", err)
+			}
+			if ie.Field != c.field || !strings.Contains(ie.Error(), c.msg) {
+				t.Errorf("error = %q (field %q), want field %q and %q", ie, ie.Field, c.field, c.msg)
+			}
+		})
+	}
+}
+
+func TestAllowRequeueAcceptsLongTasks(t *testing.T) {
+	a := Answers{Name: "orders", Components: []string{"http", "asynq"}}
+	a.Timeouts.TaskTimeout = Duration(30 * time.Second)
+	a.Asynq.AllowRequeue = true
+	m, err := NewModel(a.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TaskServer.Dedicated || !m.TaskServer.AllowRequeue {
+		t.Errorf("task server = %+v", m.TaskServer)
+	}
+}
