@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -141,32 +142,37 @@ func (m *Model) deriveComponents(a Answers) error {
 				return &InputError{Field: field + "." + id.key, Msg: fmt.Sprintf("%q is not a plain SQL identifier", id.v), Fix: "use lower-case letters, digits and '_', starting with a letter"}
 			}
 		}
-		if !m.tableKnown(c.Table) {
+		key, ok := m.tableKey(c.Table)
+		if !ok {
 			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %q is not defined by this service's migrations", c.Table),
 				Fix: "use outbox_event (with outbox) or processed_event (with kafka)"}
 		}
 		m.Cleaners = append(m.Cleaners, CleanerJob{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
-			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: m.tableKey(c.Table),
+			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: key,
 			Retention: time.Duration(c.Retention), Interval: time.Duration(c.Interval), BatchSize: c.BatchSize,
 			QueryName: "DeleteExpired" + goName(c.Name)})
 	}
 	return nil
 }
 
-// gsgenTables are the tables gsgen's own migrations define, with the key
-// column a cleaner's keyed subquery uses.
-func (m *Model) tableKey(table string) string {
-	switch table {
-	case "outbox_event":
-		return "id"
-	case "processed_event":
-		return "event_id"
-	}
-	return "id"
+// gsgenTables are the tables gsgen's own migrations define: which component
+// brings each, and the key column a cleaner's keyed subquery uses.
+var gsgenTables = map[string]struct {
+	from Component
+	key  string
+}{
+	"outbox_event":    {Outbox, "id"},
+	"processed_event": {Kafka, "event_id"},
 }
 
-func (m *Model) tableKnown(table string) bool {
-	return (table == "outbox_event" && m.Outbox) || (table == "processed_event" && m.Kafka)
+// tableKey returns the key column of one of the service's tables, and
+// whether the service has that table.
+func (m *Model) tableKey(table string) (string, bool) {
+	t, ok := gsgenTables[table]
+	if !ok || !slices.Contains(m.Components, t.from) {
+		return "", false
+	}
+	return t.key, true
 }
 
 var topicRE = regexp.MustCompile(`^[a-zA-Z0-9._-]{1,249}$`)

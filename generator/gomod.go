@@ -17,41 +17,41 @@ type DependencySet struct {
 	Pgx, KafkaGo, Asynq bool
 }
 
-// Pinned are the versions generated services require, one per module a
-// component imports. The stored go.mod files are tidied from these pins, so
-// changing one here and running the -update above moves every service.
-var Pinned = map[string]string{
-	"github.com/jackc/pgx/v5":       "v5.12.0",
-	"github.com/segmentio/kafka-go": "v0.4.51",
-	"github.com/hibiken/asynq":      "v0.26.0",
+// Module is a third-party module a component imports, at the version
+// generated services require. The stored go.mod files are tidied from these
+// pins, so changing one here and running the -update above moves every service.
+type Module struct {
+	Key     string // its part of DependencySet.Key
+	Path    string
+	Version string
 }
 
-// Modules lists the modules of the set, by path.
-func (s DependencySet) Modules() []string {
-	var out []string
+var (
+	pgxModule     = Module{"pgx", "github.com/jackc/pgx/v5", "v5.12.0"}
+	kafkaGoModule = Module{"kafka", "github.com/segmentio/kafka-go", "v0.4.51"}
+	asynqModule   = Module{"asynq", "github.com/hibiken/asynq", "v0.26.0"}
+)
+
+// Modules lists the modules of the set.
+func (s DependencySet) Modules() []Module {
+	var out []Module
 	if s.Pgx {
-		out = append(out, "github.com/jackc/pgx/v5")
+		out = append(out, pgxModule)
 	}
 	if s.KafkaGo {
-		out = append(out, "github.com/segmentio/kafka-go")
+		out = append(out, kafkaGoModule)
 	}
 	if s.Asynq {
-		out = append(out, "github.com/hibiken/asynq")
+		out = append(out, asynqModule)
 	}
 	return out
 }
 
-// Key names the set in templates/gomod: "std", "pgx", "pgx-kafka", ...
+// Key names the set in templates/gomod: "std", "pgx-kafka", "asynq", ...
 func (s DependencySet) Key() string {
 	var parts []string
-	if s.Pgx {
-		parts = append(parts, "pgx")
-	}
-	if s.KafkaGo {
-		parts = append(parts, "kafka")
-	}
-	if s.Asynq {
-		parts = append(parts, "asynq")
+	for _, m := range s.Modules() {
+		parts = append(parts, m.Key)
 	}
 	if len(parts) == 0 {
 		return "std"

@@ -29,7 +29,8 @@ type Drain struct {
 // Bound is a timeout that must not exceed another: a batch inside the drain,
 // a task inside asynq's ShutdownTimeout.
 type Bound struct {
-	Name, Key           string
+	Name                string
+	Field               string // answers path: "timeouts.task_timeout", "kafka[0].handler_timeout"
 	D                   time.Duration
 	LimitName, LimitKey string
 	Limit               time.Duration
@@ -46,7 +47,7 @@ func NewLadder(m *Model) Ladder {
 	}
 	if m.Asynq {
 		l.Drains = append(l.Drains, Drain{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "asynq Shutdown waits for active tasks"})
-		l.Inner = append(l.Inner, Bound{Name: "asynq task timeout", Key: "task_timeout", D: t.TaskTimeout,
+		l.Inner = append(l.Inner, Bound{Name: "asynq task timeout", Field: "timeouts.task_timeout", D: t.TaskTimeout,
 			LimitName: "asynq ShutdownTimeout", LimitKey: "asynq_shutdown", Limit: t.AsynqShutdown,
 			Allowed: m.TaskServer != nil && m.TaskServer.AllowRequeue,
 			Why:     "a deploy would cut such a task and re-run it from scratch (allowed only with asynq.allow_requeue when handlers are idempotent)"})
@@ -55,12 +56,12 @@ func NewLadder(m *Model) Ladder {
 		l.Drains = append(l.Drains, Drain{"worker drain", "worker_drain", t.WorkerDrain, "wg.Wait for the Run loops"})
 	}
 	if m.Relay != nil {
-		l.Inner = append(l.Inner, Bound{Name: "outbox batch timeout", Key: "outbox.batch_timeout", D: m.Relay.BatchTimeout,
+		l.Inner = append(l.Inner, Bound{Name: "outbox batch timeout", Field: "outbox.batch_timeout", D: m.Relay.BatchTimeout,
 			LimitName: "worker drain", LimitKey: "worker_drain", Limit: t.WorkerDrain,
 			Why: "a batch in flight at SIGTERM could not finish before the pool closes"})
 	}
 	for i, c := range m.Consumers {
-		l.Inner = append(l.Inner, Bound{Name: "consumer " + c.Name + " handler timeout", Key: fmt.Sprintf("kafka[%d].handler_timeout", i), D: c.HandlerTimeout,
+		l.Inner = append(l.Inner, Bound{Name: "consumer " + c.Name + " handler timeout", Field: fmt.Sprintf("kafka[%d].handler_timeout", i), D: c.HandlerTimeout,
 			LimitName: "worker drain", LimitKey: "worker_drain", Limit: t.WorkerDrain,
 			Why: "the message in hand at SIGTERM could not finish and commit before the reader closes"})
 	}
@@ -117,14 +118,10 @@ func (l Ladder) check() *InputError {
 	}
 	for _, b := range l.Inner {
 		if b.D > b.Limit && !b.Allowed {
-			field := b.Key
-			if !strings.Contains(field, ".") {
-				field = "timeouts." + field
-			}
 			return &InputError{
-				Field: field,
+				Field: b.Field,
 				Msg:   fmt.Sprintf("%s %s is longer than %s %s (%s): %s", b.Name, Seconds(b.D), b.LimitName, Seconds(b.Limit), b.LimitKey, b.Why),
-				Fix:   fmt.Sprintf("use %s %s or less, or raise %s to at least %s", b.Key, Seconds(b.Limit), b.LimitKey, Seconds(b.D)),
+				Fix:   fmt.Sprintf("use %s %s or less, or raise %s to at least %s", b.Field, Seconds(b.Limit), b.LimitKey, Seconds(b.D)),
 			}
 		}
 	}

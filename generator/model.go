@@ -26,11 +26,6 @@ const (
 // AllComponents lists every component in canonical order.
 var AllComponents = []Component{HTTP, Outbox, Asynq, Kafka, Cleaner}
 
-// Available reports whether this version of gsgen can generate c.
-func (c Component) Available() bool {
-	return slices.Contains(AllComponents, c)
-}
-
 // Model is the validated answers plus everything derived from them once:
 // the templates read it and compute nothing of their own.
 type Model struct {
@@ -65,9 +60,6 @@ type Model struct {
 type Timeouts struct {
 	PreStop, Grace, HTTPShutdown, WorkerDrain, AsynqShutdown, TaskTimeout, CloseBudget, Margin time.Duration
 }
-
-// BinaryPath is the directory of the service's main package.
-func (m *Model) BinaryPath() string { return "cmd/" + m.Name }
 
 var nameRE = regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`)
 
@@ -168,45 +160,30 @@ func unwrapModuleErr(err error) string {
 
 func parseComponents(names []string) ([]Component, error) {
 	if len(names) == 0 {
-		return nil, &InputError{Field: "components", Msg: "none chosen", Fix: "choose at least one of " + strings.Join(componentNames(AllComponents), ",")}
+		return nil, &InputError{Field: "components", Msg: "none chosen", Fix: "choose at least one of " + strings.Join(ComponentNames(), ",")}
 	}
 	chosen := map[Component]bool{}
 	for _, n := range names {
 		c := Component(strings.TrimSpace(n))
 		if !slices.Contains(AllComponents, c) {
-			return nil, &InputError{Field: "components", Msg: fmt.Sprintf("unknown component %q", n), Fix: "choose from " + strings.Join(componentNames(AllComponents), ",")}
+			return nil, &InputError{Field: "components", Msg: fmt.Sprintf("unknown component %q", n), Fix: "choose from " + strings.Join(ComponentNames(), ",")}
 		}
 		if chosen[c] {
 			return nil, &InputError{Field: "components", Msg: fmt.Sprintf("%q is listed twice", c), Fix: "list each component once"}
 		}
 		chosen[c] = true
 	}
-	var out, unavailable []Component
+	var out []Component
 	for _, c := range AllComponents {
-		if !chosen[c] {
-			continue
+		if chosen[c] {
+			out = append(out, c)
 		}
-		out = append(out, c)
-		if !c.Available() {
-			unavailable = append(unavailable, c)
-		}
-	}
-	if len(unavailable) > 0 {
-		return nil, &InputError{Field: "components", Msg: fmt.Sprintf("%s not available in this version of gsgen yet", strings.Join(componentNames(unavailable), ", ")),
-			Fix: "available now: " + strings.Join(componentNames(availableComponents()), ",")}
 	}
 	return out, nil
 }
 
-func availableComponents() []Component {
-	var out []Component
-	for _, c := range AllComponents {
-		if c.Available() {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+// ComponentNames lists every component's name, in canonical order.
+func ComponentNames() []string { return componentNames(AllComponents) }
 
 func componentNames(cs []Component) []string {
 	out := make([]string, len(cs))

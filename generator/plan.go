@@ -125,13 +125,4 @@ type Instance interface {
 	ItemFileName() string
 }
 
-// Paths lists the planned paths, for messages.
-func (p FilePlan) Paths() []string {
-	out := make([]string, len(p))
-	for i, f := range p {
-		out[i] = f.Path
-	}
-	return out
-}
-
 func (f PlannedFile) ext() string { return path.Ext(f.Path) }

@@ -39,7 +39,7 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	fs.StringVar(&f.name, "name", "", "service name: a DNS-1123 label (default: base name of DIR)")
 	fs.StringVar(&f.module, "module", "", "Go module path (default: example.com/<name>)")
 	fs.StringVar(&f.components, "components", generator.DefaultComponents,
-		"comma-separated components: "+strings.Join(componentNames(), ","))
+		"comma-separated components: "+strings.Join(generator.ComponentNames(), ","))
 	fs.IntVar(&f.port, "http-port", generator.DefaultHTTPPort, "port the HTTP server listens on")
 	for _, t := range generator.TimeoutFields {
 		f.timeouts[t.Flag] = fs.Duration(t.Flag, time.Duration(*t.Of(&generator.DefaultTimeouts)), t.Usage)
@@ -57,18 +57,10 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 		return []string{"inprocess", "dedicated"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return componentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+		return generator.ComponentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
 	cmd.MarkFlagFilename("config", "yaml", "yml")
 	return f
-}
-
-func componentNames() []string {
-	var out []string
-	for _, c := range generator.AllComponents {
-		out = append(out, string(c))
-	}
-	return out
 }
 
 // answers merges, lowest first: the answers file, then the flags the user
@@ -106,7 +98,7 @@ func (f *answerFlags) answers(fs *pflag.FlagSet) (a generator.Answers, unanswere
 	}
 	if given("components") {
 		if a.Components = generator.SplitList(f.components); len(a.Components) == 0 {
-			return a, nil, &generator.InputError{Field: "--components", Msg: "is empty", Fix: "choose at least one of " + strings.Join(componentNames(), ",")}
+			return a, nil, &generator.InputError{Field: "--components", Msg: "is empty", Fix: "choose at least one of " + strings.Join(generator.ComponentNames(), ",")}
 		}
 	}
 	if given("http-port") {
@@ -123,9 +115,8 @@ func (f *answerFlags) answers(fs *pflag.FlagSet) (a generator.Answers, unanswere
 			continue
 		}
 		d := *f.timeouts[t.Flag]
-		if d <= 0 {
-			return a, nil, &generator.InputError{Field: "--" + t.Flag, Msg: fmt.Sprintf("%v must be positive", d),
-				Fix: "give a duration greater than zero, e.g. " + t.Of(&generator.DefaultTimeouts).String()}
+		if err := positive(t.Flag, d); err != nil {
+			return a, nil, err
 		}
 		*t.Of(&a.Timeouts) = generator.Duration(d)
 	}
@@ -135,17 +126,11 @@ func (f *answerFlags) answers(fs *pflag.FlagSet) (a generator.Answers, unanswere
 // componentAnswers applies the component flags the user set. They are never
 // "missing": a component's settings default sensibly.
 func (f *answerFlags) componentAnswers(fs *pflag.FlagSet, a *generator.Answers) error {
-	positive := func(flag string, ok bool, shown any) error {
-		if !ok {
-			return &generator.InputError{Field: "--" + flag, Msg: fmt.Sprintf("%v must be positive", shown), Fix: "give a value greater than zero, or leave the flag out"}
-		}
-		return nil
-	}
 	if fs.Changed("outbox-topic") {
 		a.Outbox.Topic = f.outboxTopic
 	}
 	if fs.Changed("outbox-batch-size") {
-		if err := positive("outbox-batch-size", f.outboxBatchSize > 0, f.outboxBatchSize); err != nil {
+		if err := positive("outbox-batch-size", f.outboxBatchSize); err != nil {
 			return err
 		}
 		a.Outbox.BatchSize = f.outboxBatchSize
@@ -156,7 +141,7 @@ func (f *answerFlags) componentAnswers(fs *pflag.FlagSet, a *generator.Answers) 
 		into *generator.Duration
 	}{{"outbox-poll-interval", f.outboxPollInterval, &a.Outbox.PollInterval}, {"outbox-batch-timeout", f.outboxBatchTimeout, &a.Outbox.BatchTimeout}} {
 		if fs.Changed(d.flag) {
-			if err := positive(d.flag, d.v > 0, d.v); err != nil {
+			if err := positive(d.flag, d.v); err != nil {
 				return err
 			}
 			*d.into = generator.Duration(d.v)
@@ -169,7 +154,7 @@ func (f *answerFlags) componentAnswers(fs *pflag.FlagSet, a *generator.Answers) 
 		a.Asynq.Mode = f.asynqMode
 	}
 	if fs.Changed("asynq-concurrency") {
-		if err := positive("asynq-concurrency", f.asynqConcurrency > 0, f.asynqConcurrency); err != nil {
+		if err := positive("asynq-concurrency", f.asynqConcurrency); err != nil {
 			return err
 		}
 		a.Asynq.Concurrency = f.asynqConcurrency
@@ -185,4 +170,14 @@ func (f *answerFlags) componentAnswers(fs *pflag.FlagSet, a *generator.Answers) 
 		}
 	}
 	return nil
+}
+
+// positive refuses a numeric flag set to zero or less. It is checked here,
+// not only in the model, because zero in Answers means "not answered" and
+// would silently take the default.
+func positive[T int | time.Duration](flag string, v T) error {
+	if v > 0 {
+		return nil
+	}
+	return &generator.InputError{Field: "--" + flag, Msg: fmt.Sprintf("%v must be positive", v), Fix: "give a value greater than zero, or leave the flag out to take the default"}
 }
