@@ -161,8 +161,9 @@ var gsgenTables = map[string]struct {
 	from Component
 	key  string
 }{
-	"outbox_event":    {Outbox, "id"},
-	"processed_event": {Kafka, "event_id"},
+	"outbox_event": {Outbox, "id"},
+	// Event ids repeat across consumers, so only the whole primary key picks one row.
+	"processed_event": {Kafka, "consumer, event_id"},
 }
 
 // tableKey returns the key column of one of the service's tables, and

@@ -214,3 +214,21 @@ func TestAllowRequeueAcceptsLongTasks(t *testing.T) {
 		t.Errorf("task server = %+v", m.TaskServer)
 	}
 }
+
+// A processed_event cleaner deletes by the whole primary key: the same event
+// id is recorded once per consumer, and may have expired for one only.
+func TestProcessedEventCleanerUsesTheWholeKey(t *testing.T) {
+	_, files, err := Generate(Answers{Name: "orders", Components: []string{"kafka", "cleaner"}}.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Path == "db/queries/cleaners.sql" {
+			if !strings.Contains(string(f.Content), "WHERE (consumer, event_id) IN (\n    SELECT consumer, event_id FROM processed_event") {
+				t.Errorf("cleaners.sql:\n%s", f.Content)
+			}
+			return
+		}
+	}
+	t.Fatal("no db/queries/cleaners.sql")
+}
