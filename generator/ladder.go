@@ -227,8 +227,12 @@ func (l Ladder) Timeline(width int) string {
 	return b.String()
 }
 
-// Seconds formats d for budgets: whole seconds as "60s" rather than "1m0s".
+// Seconds formats d for budgets: whole seconds as "60s" rather than "1m0s",
+// whole hours (retentions) as "168h".
 func Seconds(d time.Duration) string {
+	if d >= time.Hour && d%time.Hour == 0 {
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
 	if d%time.Second == 0 {
 		return fmt.Sprintf("%ds", d/time.Second)
 	}
