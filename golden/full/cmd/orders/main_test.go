@@ -17,20 +17,21 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"example.com/orders/internal/config"
+	"example.com/orders/internal/httpapi"
 	"fmt"
 	"io"
 	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"example.com/orders/internal/httpapi"
 )
 
 // patience is how long a test waits for something that should happen. It is
@@ -66,13 +67,14 @@ func startService(t *testing.T, env map[string]string) *service {
 	}
 	vars := map[string]string{"HTTP_ADDR": "127.0.0.1:0"}
 	maps.Copy(vars, env)
+	getenv := testEnv(t, vars)
 	muxes := make(chan *http.ServeMux, 1)
 	routes := func(mux *http.ServeMux, deps httpapi.Deps) {
 		httpapi.Routes(mux, deps)
 		mux.HandleFunc("GET /test/slow", s.slow)
 		muxes <- mux
 	}
-	go func() { s.exited <- run(s.signals, func(key string) string { return vars[key] }, s.logs, routes) }()
+	go func() { s.exited <- run(s.signals, getenv, s.logs, routes) }()
 	t.Cleanup(s.stop)
 
 	line := s.logs.waitFor(t, `"http server listening"`, func(l logLine) bool { return l["msg"] == "http server listening" })
@@ -354,9 +356,7 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 
 	logs := &logSink{}
 	exited := make(chan int, 1)
-	getenv := func(key string) string {
-		return map[string]string{"HTTP_ADDR": taken.Addr().String()}[key]
-	}
+	getenv := testEnv(t, map[string]string{"HTTP_ADDR": taken.Addr().String()})
 	go func() { exited <- run(make(chan os.Signal), getenv, logs, httpapi.Routes) }()
 	select {
 	case code := <-exited:
@@ -373,9 +373,7 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 	t.Parallel()
 	logs := &logSink{}
-	getenv := func(key string) string {
-		return map[string]string{"HTTP_ADDR": "127.0.0.1:0", "HTTP_SHUTDOWN_TIMEOUT": "soon"}[key]
-	}
+	getenv := testEnv(t, map[string]string{"HTTP_ADDR": "127.0.0.1:0", "HTTP_SHUTDOWN_TIMEOUT": "soon"})
 	if code := run(make(chan os.Signal), getenv, logs, httpapi.Routes); code != exitConfig {
 		t.Fatalf("run returned %d, want %d\n%s", code, exitConfig, logs)
 	}
@@ -387,6 +385,55 @@ func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 			t.Error("the server started despite bad configuration")
 		}
 	}
+}
+
+// testEnv is the environment a test runs the service with: vars, over the
+// addresses of the servers the service uses, taken from this process's
+// environment, so `DATABASE_URL=... go test ./...` points the tests elsewhere.
+// A test skips, saying why, when a server it needs cannot be reached.
+func testEnv(t *testing.T, vars map[string]string) func(string) string {
+	t.Helper()
+	env := map[string]string{}
+	env["DATABASE_URL"] = os.Getenv("DATABASE_URL")
+	// Kafka need not run: the writer connects on first use and the readers
+	// retry, so the service starts and stops without it.
+	env["KAFKA_BROKERS"] = os.Getenv("KAFKA_BROKERS")
+	env["REDIS_ADDR"] = os.Getenv("REDIS_ADDR")
+	// A database of its own: an asynq server started by a test must not take
+	// the tasks queued in database 0 of a developer's Redis.
+	env["REDIS_DB"] = "12"
+	maps.Copy(env, vars)
+	getenv := func(key string) string { return env[key] }
+	if cfg, err := config.Load(getenv); err == nil { // a bad configuration fails before connecting
+		requireReachable(t, "PostgreSQL (DATABASE_URL)", hostPort(cfg.DatabaseURL, "5432"))
+		requireReachable(t, "Redis (REDIS_ADDR)", cfg.RedisAddr)
+	}
+	return getenv
+}
+
+// requireReachable skips the test when nothing accepts connections at addr.
+func requireReachable(t *testing.T, what, addr string) {
+	t.Helper()
+	if addr == "" {
+		return // not a URL we can read the address from; let the service try
+	}
+	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	if err != nil {
+		t.Skipf("%s at %s is unreachable (%v): start it, or point the variable at one", what, addr, err)
+	}
+	conn.Close()
+}
+
+// hostPort is the host:port of a postgres:// URL, or "" for another form.
+func hostPort(databaseURL, defaultPort string) string {
+	u, err := url.Parse(databaseURL)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	if u.Port() == "" {
+		return net.JoinHostPort(u.Hostname(), defaultPort)
+	}
+	return u.Host
 }
 
 // logLine is one JSON log line.

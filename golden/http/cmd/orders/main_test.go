@@ -17,6 +17,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"example.com/orders/internal/httpapi"
 	"fmt"
 	"io"
 	"maps"
@@ -29,8 +30,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"example.com/orders/internal/httpapi"
 )
 
 // patience is how long a test waits for something that should happen. It is
@@ -66,13 +65,14 @@ func startService(t *testing.T, env map[string]string) *service {
 	}
 	vars := map[string]string{"HTTP_ADDR": "127.0.0.1:0"}
 	maps.Copy(vars, env)
+	getenv := testEnv(t, vars)
 	muxes := make(chan *http.ServeMux, 1)
 	routes := func(mux *http.ServeMux, deps httpapi.Deps) {
 		httpapi.Routes(mux, deps)
 		mux.HandleFunc("GET /test/slow", s.slow)
 		muxes <- mux
 	}
-	go func() { s.exited <- run(s.signals, func(key string) string { return vars[key] }, s.logs, routes) }()
+	go func() { s.exited <- run(s.signals, getenv, s.logs, routes) }()
 	t.Cleanup(s.stop)
 
 	line := s.logs.waitFor(t, `"http server listening"`, func(l logLine) bool { return l["msg"] == "http server listening" })
@@ -354,9 +354,7 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 
 	logs := &logSink{}
 	exited := make(chan int, 1)
-	getenv := func(key string) string {
-		return map[string]string{"HTTP_ADDR": taken.Addr().String()}[key]
-	}
+	getenv := testEnv(t, map[string]string{"HTTP_ADDR": taken.Addr().String()})
 	go func() { exited <- run(make(chan os.Signal), getenv, logs, httpapi.Routes) }()
 	select {
 	case code := <-exited:
@@ -373,9 +371,7 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 	t.Parallel()
 	logs := &logSink{}
-	getenv := func(key string) string {
-		return map[string]string{"HTTP_ADDR": "127.0.0.1:0", "HTTP_SHUTDOWN_TIMEOUT": "soon"}[key]
-	}
+	getenv := testEnv(t, map[string]string{"HTTP_ADDR": "127.0.0.1:0", "HTTP_SHUTDOWN_TIMEOUT": "soon"})
 	if code := run(make(chan os.Signal), getenv, logs, httpapi.Routes); code != exitConfig {
 		t.Fatalf("run returned %d, want %d\n%s", code, exitConfig, logs)
 	}
@@ -387,6 +383,17 @@ func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 			t.Error("the server started despite bad configuration")
 		}
 	}
+}
+
+// testEnv is the environment a test runs the service with: vars, over the
+// addresses of the servers the service uses, taken from this process's
+// environment, so `DATABASE_URL=... go test ./...` points the tests elsewhere.
+func testEnv(t *testing.T, vars map[string]string) func(string) string {
+	t.Helper()
+	env := map[string]string{}
+	maps.Copy(env, vars)
+	getenv := func(key string) string { return env[key] }
+	return getenv
 }
 
 // logLine is one JSON log line.
