@@ -41,6 +41,9 @@ type Model struct {
 	UsesKafka    bool // outbox (writer) or kafka (readers)
 	UsesRedis    bool // asynq
 	HasWorkers   bool // there are Run loops and a WaitGroup
+	// asynq runs in main beside HTTP (srv.Start), or in its own binary
+	// cmd/<name>-worker (srv.Run); at most one is true.
+	AsynqInProcess, AsynqWorker bool
 
 	Timeouts Timeouts
 	Ladder   Ladder
@@ -121,6 +124,10 @@ func NewModel(a Answers) (*Model, error) {
 	}
 	if !m.Kafka && len(m.Consumers) > 0 {
 		return nil, &InputError{Field: "kafka", Msg: "consumers are listed but the kafka component is not chosen", Fix: "add kafka to components, or remove the kafka list"}
+	}
+	if m.TaskServer != nil {
+		m.AsynqWorker = m.TaskServer.Dedicated
+		m.AsynqInProcess = !m.TaskServer.Dedicated
 	}
 	m.Ladder = NewLadder(m)
 	if err := m.Ladder.Check(); err != nil {

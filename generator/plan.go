@@ -89,7 +89,7 @@ func (m *Model) templateDirs() []templateDir {
 		{"kafka", m.Kafka, consumers},
 		{"cleaner", m.Cleaner, cleaners},
 		{"asynq", m.Asynq, nil},
-		{"asynq-dedicated", m.TaskServer != nil && m.TaskServer.Dedicated, nil},
+		{"asynq-dedicated", m.AsynqWorker, nil},
 	}
 }
 
