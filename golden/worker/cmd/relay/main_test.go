@@ -27,6 +27,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -254,19 +255,32 @@ func TestShutdownStepsAreLoggedInOrder(t *testing.T) {
 	checkShutdownLog(t, s.logs.all())
 }
 
-// checkShutdownLog checks the shutdown's record: steps 1 to 4 in order, the
-// "drained" parts inside step 3 (HTTP among them), the "closed" parts inside
-// step 4, and "shutdown complete" last; every one with a duration in took.
+// The parts of this service, as its shutdown log names them (design: stop
+// intake, drain in parallel, then close dependents first and the pool last).
+var (
+	wantStopped = []string{}
+	wantDrained = []string{"http", "workers"}
+	wantClosed  = []string{
+		"kafka writer",
+		"kafka reader order-events",
+		"postgres pool", // last: a loop still inside a transaction would find it closed
+	}
+)
+
+// checkShutdownLog checks the shutdown's record: steps 1 to 4 in order; the
+// "stopped" parts inside step 2; every part "drained" inside step 3, in any
+// order (they drain in parallel); every part "closed" inside step 4, in
+// exactly the order of wantClosed; and "shutdown complete" last. Every line
+// carries its duration in took.
 func checkShutdownLog(t *testing.T, lines []logLine) {
 	t.Helper()
 	wantSteps := []string{"readiness", "stop intake", "drain", "close"}
-	var steps []string
-	drained := map[string]bool{}
+	var steps, stopped, drained, closed []string
 	complete := false
 	for _, l := range lines {
 		msg, _ := l["msg"].(string)
 		switch msg {
-		case "shutdown step", "drained", "closed", "shutdown complete":
+		case "shutdown step", "stopped", "drained", "closed", "shutdown complete":
 		default:
 			continue
 		}
@@ -283,16 +297,21 @@ func checkShutdownLog(t *testing.T, lines []logLine) {
 				t.Fatalf("shutdown step #%d is %v %v, want steps %q in order", n, l["step"], l["name"], wantSteps)
 			}
 			steps = append(steps, wantSteps[n-1])
+		case "stopped":
+			if len(steps) != 1 {
+				t.Errorf("part %v stopped outside step 2", l["part"])
+			}
+			stopped = append(stopped, partOf(l))
 		case "drained":
 			if len(steps) != 2 {
 				t.Errorf("part %v drained outside step 3", l["part"])
 			}
-			part, _ := l["part"].(string)
-			drained[part] = true
+			drained = append(drained, partOf(l))
 		case "closed":
 			if len(steps) != 3 {
 				t.Errorf("part %v closed outside step 4", l["part"])
 			}
+			closed = append(closed, partOf(l))
 		case "shutdown complete":
 			complete = true
 		}
@@ -300,12 +319,24 @@ func checkShutdownLog(t *testing.T, lines []logLine) {
 	if len(steps) != len(wantSteps) {
 		t.Errorf("logged steps %q, want %q", steps, wantSteps)
 	}
-	if !drained["http"] {
-		t.Error(`no "drained" line for part http`)
+	slices.Sort(drained)
+	if want := slices.Sorted(slices.Values(wantDrained)); !slices.Equal(drained, want) {
+		t.Errorf("drained parts %q, want %q", drained, want)
+	}
+	if !slices.Equal(stopped, wantStopped) {
+		t.Errorf("stopped parts %q, want %q", stopped, wantStopped)
+	}
+	if !slices.Equal(closed, wantClosed) {
+		t.Errorf("closed parts %q, want %q in this order", closed, wantClosed)
 	}
 	if !complete {
 		t.Error(`no "shutdown complete" line`)
 	}
+}
+
+func partOf(l logLine) string {
+	part, _ := l["part"].(string)
+	return part
 }
 
 func isDuration(s string) bool {
