@@ -36,6 +36,7 @@ type Bound struct {
 	Limit               time.Duration
 	Allowed             bool   // the user accepted exceeding it
 	Why                 string // what breaks when it is exceeded
+	Cost                string // what an allowed excess costs, for the warning
 }
 
 // NewLadder derives the ladder for the chosen components.
@@ -126,6 +127,19 @@ func (l Ladder) check() *InputError {
 		}
 	}
 	return nil
+}
+
+// Warnings lists the bounds the user allowed to be exceeded (a task timeout
+// above ShutdownTimeout with allow_requeue), each saying what it costs.
+func (l Ladder) Warnings() []string {
+	var out []string
+	for _, b := range l.Inner {
+		if b.D > b.Limit && b.Allowed {
+			out = append(out, fmt.Sprintf("%s: %s %s is longer than %s %s: allowed because handlers are idempotent, but %s",
+				b.Field, b.Name, Seconds(b.D), b.LimitName, Seconds(b.Limit), b.Cost))
+		}
+	}
+	return out
 }
 
 func (l Ladder) fitHint(longest Drain) string {

@@ -52,6 +52,7 @@ overwritten, even with --force.`,
 			if err != nil {
 				return err
 			}
+			printWarnings(e, m.Ladder)
 			changes, err := generator.DiffTarget(dir, files, force)
 			if err != nil {
 				return err

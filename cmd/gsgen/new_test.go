@@ -116,3 +116,21 @@ func relTree(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// A task timeout above ShutdownTimeout is refused, and accepted with a warning
+// once the user says handlers are idempotent.
+func TestAllowRequeueWarns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "orders")
+	args := []string{"new", dir, "--yes", "--components", "http,asynq", "--task-timeout", "30s"}
+	code, _, stderr := gsgen(t, args...)
+	if code != exitBadInput || !strings.Contains(stderr, "timeouts.task_timeout") {
+		t.Fatalf("without --asynq-allow-requeue: exit %d, %s", code, stderr)
+	}
+	code, _, stderr = gsgen(t, append(args, "--asynq-allow-requeue", "--dry-run")...)
+	if code != exitOK {
+		t.Fatalf("with --asynq-allow-requeue: exit %d, %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "gsgen: warning: timeouts.task_timeout: asynq task timeout 30s is longer than asynq ShutdownTimeout 25s") {
+		t.Errorf("no warning on stderr: %q", stderr)
+	}
+}

@@ -60,6 +60,7 @@ collide and a value that would fit.`,
 				return err
 			}
 			printBudget(e, m.Ladder)
+			printWarnings(e, m.Ladder)
 			fmt.Fprintln(e.stdout, "\nladder: ok")
 			return nil
 		},
@@ -70,4 +71,11 @@ collide and a value that would fit.`,
 
 func printBudget(e *env, l generator.Ladder) {
 	fmt.Fprintf(e.stdout, "Shutdown budget\n\n%s\nTimeline (from the start of preStop)\n\n%s", l.Table(), l.Timeline(60))
+}
+
+// printWarnings writes each allowed excess of the ladder to stderr.
+func printWarnings(e *env, l generator.Ladder) {
+	for _, w := range l.Warnings() {
+		fmt.Fprintln(e.stderr, "gsgen: warning:", w)
+	}
 }
