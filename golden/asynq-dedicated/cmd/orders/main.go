@@ -9,9 +9,6 @@ package main
 import (
 	"context"
 	"errors"
-	"example.com/orders/internal/config"
-	"example.com/orders/internal/httpapi"
-	"example.com/orders/internal/tasks"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,6 +20,10 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"example.com/orders/internal/config"
+	"example.com/orders/internal/httpapi"
+	"example.com/orders/internal/tasks"
 )
 
 // Exit codes.

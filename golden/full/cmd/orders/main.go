@@ -9,13 +9,6 @@ package main
 import (
 	"context"
 	"errors"
-	"example.com/orders/internal/cleaner"
-	"example.com/orders/internal/config"
-	"example.com/orders/internal/consumer"
-	"example.com/orders/internal/httpapi"
-	"example.com/orders/internal/outbox"
-	"example.com/orders/internal/postgres"
-	"example.com/orders/internal/tasks"
 	"fmt"
 	"io"
 	"log/slog"
@@ -27,6 +20,14 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"example.com/orders/internal/cleaner"
+	"example.com/orders/internal/config"
+	"example.com/orders/internal/consumer"
+	"example.com/orders/internal/httpapi"
+	"example.com/orders/internal/outbox"
+	"example.com/orders/internal/postgres"
+	"example.com/orders/internal/tasks"
 )
 
 // Exit codes.

@@ -9,8 +9,6 @@ package main
 import (
 	"context"
 	"errors"
-	"example.com/orders/internal/config"
-	"example.com/orders/internal/httpapi"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,6 +20,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"example.com/orders/internal/config"
+	"example.com/orders/internal/httpapi"
 )
 
 // Exit codes.

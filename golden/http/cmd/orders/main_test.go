@@ -17,7 +17,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"example.com/orders/internal/httpapi"
 	"fmt"
 	"io"
 	"maps"
@@ -31,6 +30,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"example.com/orders/internal/httpapi"
 )
 
 // patience is how long a test waits for something that should happen. It is

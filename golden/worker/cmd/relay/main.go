@@ -9,12 +9,6 @@ package main
 import (
 	"context"
 	"errors"
-	"example.com/relay/internal/cleaner"
-	"example.com/relay/internal/config"
-	"example.com/relay/internal/consumer"
-	"example.com/relay/internal/httpapi"
-	"example.com/relay/internal/outbox"
-	"example.com/relay/internal/postgres"
 	"fmt"
 	"io"
 	"log/slog"
@@ -26,6 +20,13 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"example.com/relay/internal/cleaner"
+	"example.com/relay/internal/config"
+	"example.com/relay/internal/consumer"
+	"example.com/relay/internal/httpapi"
+	"example.com/relay/internal/outbox"
+	"example.com/relay/internal/postgres"
 )
 
 // Exit codes.

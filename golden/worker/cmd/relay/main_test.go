@@ -17,8 +17,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"example.com/relay/internal/config"
-	"example.com/relay/internal/httpapi"
 	"fmt"
 	"io"
 	"maps"
@@ -33,6 +31,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"example.com/relay/internal/config"
+	"example.com/relay/internal/httpapi"
 )
 
 // patience is how long a test waits for something that should happen. It is
