@@ -49,6 +49,7 @@ type CleanerAnswers struct {
 	Name      string   `yaml:"name"`
 	Table     string   `yaml:"table,omitempty"`
 	Column    string   `yaml:"column,omitempty"` // timestamp column compared with now() - retention
+	Key       string   `yaml:"key,omitempty"`    // key column(s) of the keyed delete; default the table's primary key
 	Retention Duration `yaml:"retention,omitempty"`
 	Interval  Duration `yaml:"interval,omitempty"`
 	BatchSize int      `yaml:"batch_size,omitempty"`

@@ -78,7 +78,10 @@ var (
 	taskCheckInterval = 100 * time.Millisecond
 )
 
-var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+var (
+	identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	keyRE   = regexp.MustCompile(`^[a-z][a-z0-9_]*(, ?[a-z][a-z0-9_]*)*$`)
+)
 
 // goName turns "order-events" into "OrderEvents".
 func goName(name string) string {
@@ -145,7 +148,13 @@ func (m *Model) deriveComponents(a Answers) error {
 		key, ok := m.tableKey(c.Table)
 		if !ok {
 			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %q is not defined by this service's migrations", c.Table),
-				Fix: "use outbox_event (with outbox) or processed_event (with kafka)"}
+				Fix: fmt.Sprintf("add a migration that creates it, e.g. db/migrations/0100_%s.sql, then re-run; gsgen's own tables are outbox_event (with outbox) and processed_event (with kafka)", c.Table)}
+		}
+		if c.Key != "" {
+			if !keyRE.MatchString(c.Key) {
+				return &InputError{Field: field + ".key", Msg: fmt.Sprintf("%q is not a column name or a comma-separated list of them", c.Key), Fix: "e.g. id, or consumer, event_id"}
+			}
+			key = c.Key
 		}
 		m.Cleaners = append(m.Cleaners, CleanerJob{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
 			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: key,
@@ -166,14 +175,14 @@ var gsgenTables = map[string]struct {
 	"processed_event": {Kafka, "consumer, event_id"},
 }
 
-// tableKey returns the key column of one of the service's tables, and
-// whether the service has that table.
+// tableKey returns the key column of one of the service's tables (gsgen's
+// own, or one the user's migrations create), and whether the service has it.
 func (m *Model) tableKey(table string) (string, bool) {
-	t, ok := gsgenTables[table]
-	if !ok || !slices.Contains(m.Components, t.from) {
-		return "", false
+	if t, ok := gsgenTables[table]; ok {
+		return t.key, slices.Contains(m.Components, t.from)
 	}
-	return t.key, true
+	key, ok := m.userTables[table]
+	return key, ok
 }
 
 var topicRE = regexp.MustCompile(`^[a-zA-Z0-9._-]{1,249}$`)

@@ -3,7 +3,11 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 
 	"github.com/gsgen-dev/gsgen/templates"
 )
@@ -106,4 +110,97 @@ func buildAnswersFile(m *Model) ([]byte, error) {
 		return nil, err
 	}
 	return append([]byte(answersHeader), b...), nil
+}
+
+// storedSets lists the go.mod and go.sum of every stored dependency set.
+func storedSets(ext string) ([][]byte, error) {
+	names, err := fs.Glob(templates.FS, "gomod/*."+ext+".txt")
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, n := range names {
+		b, err := templates.FS.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// untouched reports whether onDisk is exactly one of the stored files (with
+// the service's module line for go.mod): gsgen wrote it and the user has not
+// added anything, so the rendered file can replace it whole.
+func untouched(ext string, onDisk []byte, module string) (bool, error) {
+	sets, err := storedSets(ext)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range sets {
+		if module != "" {
+			s = bytes.Replace(s, []byte("module "+modulePlaceholder+"\n"), []byte("module "+module+"\n"), 1)
+		}
+		if bytes.Equal(s, onDisk) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// mergeGoMod keeps the user's own requirements: a go.mod gsgen wrote and
+// nobody changed is replaced by the new one (exactly what go mod tidy
+// writes); otherwise each requirement of the new one is added to it, or
+// raised to the new version, and the rest stays as the user left it.
+func mergeGoMod(onDisk, rendered []byte) ([]byte, error) {
+	disk, err := modfile.Parse("go.mod", onDisk, nil)
+	if err != nil {
+		return nil, &InputError{Field: "go.mod", Msg: "cannot be parsed: " + err.Error(), Fix: "fix it (go mod tidy reports the same problem) and re-run"}
+	}
+	ok, err := untouched("mod", onDisk, disk.Module.Mod.Path)
+	if err != nil || ok {
+		return rendered, err
+	}
+	want, err := modfile.Parse("go.mod", rendered, nil)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]*modfile.Require{}
+	for _, r := range disk.Require {
+		have[r.Mod.Path] = r
+	}
+	for _, r := range want.Require {
+		old, found := have[r.Mod.Path]
+		switch {
+		case !found:
+			disk.AddNewRequire(r.Mod.Path, r.Mod.Version, r.Indirect)
+		case semver.Compare(old.Mod.Version, r.Mod.Version) < 0:
+			if err := disk.AddRequire(r.Mod.Path, r.Mod.Version); err != nil {
+				return nil, err
+			}
+		}
+	}
+	disk.Cleanup()
+	return disk.Format()
+}
+
+// mergeGoSum keeps every checksum the user's go.sum has and adds the new ones.
+func mergeGoSum(onDisk, rendered []byte) ([]byte, error) {
+	ok, err := untouched("sum", onDisk, "")
+	if err != nil || ok {
+		return rendered, err
+	}
+	lines := map[string]bool{}
+	for _, b := range [][]byte{onDisk, rendered} {
+		for l := range strings.SplitSeq(string(b), "\n") {
+			if l != "" {
+				lines[l] = true
+			}
+		}
+	}
+	var out bytes.Buffer
+	for _, l := range sortedKeys(lines) {
+		out.WriteString(l + "\n")
+	}
+	return out.Bytes(), nil
 }

@@ -52,7 +52,7 @@ func TestDependencySets(t *testing.T) {
 				t.Fatal(err)
 			}
 			if m.UsesPostgres {
-				if files, err = withSQLCOutput(files); err != nil {
+				if files, err = withSQLCOutput(files, nil); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -57,6 +57,8 @@ type Model struct {
 
 	// Answers is the normalised answers, written back as gsgen.yaml.
 	Answers Answers
+
+	userTables map[string]string // tables the user's migrations create, with their keys
 }
 
 // Timeouts is the shutdown budget as durations.
@@ -68,7 +70,11 @@ var nameRE = regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`)
 
 // NewModel validates a (defaults already applied) and derives the model.
 // Every problem is an *InputError naming the answer.
-func NewModel(a Answers) (*Model, error) {
+func NewModel(a Answers) (*Model, error) { return newModel(a, nil) }
+
+// newModel is NewModel for a service whose own migrations create
+// userTables (table → key column), which cleaners may target.
+func newModel(a Answers, userTables map[string]string) (*Model, error) {
 	if err := validateName(a.Name); err != nil {
 		return nil, err
 	}
@@ -80,7 +86,7 @@ func NewModel(a Answers) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port}
+	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, userTables: userTables}
 	for _, c := range comps {
 		switch c {
 		case HTTP:
@@ -173,7 +179,7 @@ func parseComponents(names []string) ([]Component, error) {
 	for _, n := range names {
 		c := Component(strings.TrimSpace(n))
 		if !slices.Contains(AllComponents, c) {
-			return nil, &InputError{Field: "components", Msg: fmt.Sprintf("unknown component %q", n), Fix: "choose from " + strings.Join(ComponentNames(), ",")}
+			return nil, unknownComponent(n)
 		}
 		if chosen[c] {
 			return nil, &InputError{Field: "components", Msg: fmt.Sprintf("%q is listed twice", c), Fix: "list each component once"}

@@ -34,6 +34,10 @@ type PlannedFile struct {
 	Item     any    // the named instance a per-instance template renders
 	Build    func(*Model) ([]byte, error)
 	NoMarker bool // the format has no comment syntax gsgen may use (go.mod, go.sum)
+	// Merge, when set, makes the file shared: an existing file is merged
+	// with the rendered one (go.mod keeps the user's own requirements)
+	// instead of being owned outright.
+	Merge func(onDisk, rendered []byte) ([]byte, error)
 }
 
 // FilePlan is every file of the service, sorted by path.
@@ -57,8 +61,8 @@ func Plan(m *Model) (FilePlan, error) {
 		}
 	}
 	p = append(p,
-		PlannedFile{Path: "go.mod", Owner: OwnedByGsgen, Build: buildGoMod, NoMarker: true},
-		PlannedFile{Path: "go.sum", Owner: OwnedByGsgen, Build: buildGoSum, NoMarker: true},
+		PlannedFile{Path: "go.mod", Owner: OwnedByGsgen, Build: buildGoMod, NoMarker: true, Merge: mergeGoMod},
+		PlannedFile{Path: "go.sum", Owner: OwnedByGsgen, Build: buildGoSum, NoMarker: true, Merge: mergeGoSum},
 		PlannedFile{Path: "gsgen.yaml", Owner: OwnedByGsgen, Build: buildAnswersFile, NoMarker: true},
 	)
 	slices.SortFunc(p, func(a, b PlannedFile) int { return strings.Compare(a.Path, b.Path) })

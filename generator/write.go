@@ -18,12 +18,16 @@ const (
 	Overwrite Action = "overwrite" // gsgen owns it and its bytes change
 	Identical Action = "identical" // gsgen owns it and it already has these bytes
 	Keep      Action = "keep"      // the user owns it and it exists: never touched
+	Delete    Action = "delete"    // gsgen owns it and no longer plans it (a removed component)
+	Skip      Action = "skip"      // the user owns it and deleted it: not brought back
+	Leave     Action = "leave"     // the user owns it and its component was removed: left in place
 )
 
 // Change is one file and what writing does to it.
 type Change struct {
 	RenderedFile
-	Action Action
+	Action     Action
+	HandEdited bool // gsgen owns it and the user edited it; only with --force
 }
 
 // Changes is the write plan for a directory.
@@ -46,15 +50,15 @@ func DiffTarget(dir string, files Rendered, force bool) (Changes, error) {
 		old, err := os.ReadFile(target)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			out = append(out, Change{f, Create})
+			out = append(out, Change{RenderedFile: f, Action: Create})
 		case err != nil:
 			return nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("cannot read %s: %v", target, err), Fix: "make it a readable file or move it away"}
 		case f.Owner == OwnedByUser:
-			out = append(out, Change{f, Keep})
+			out = append(out, Change{RenderedFile: f, Action: Keep})
 		case bytes.Equal(old, f.Content):
-			out = append(out, Change{f, Identical})
+			out = append(out, Change{RenderedFile: f, Action: Identical})
 		default:
-			out = append(out, Change{f, Overwrite})
+			out = append(out, Change{RenderedFile: f, Action: Overwrite})
 		}
 	}
 	return out, nil
@@ -81,7 +85,9 @@ func isEmptyDir(dir string) (bool, error) {
 // one by one and, if any step fails, the ones already moved are put back, so
 // on error dir is as it was.
 func (cs Changes) Apply(dir string) error {
-	todo := slices.DeleteFunc(slices.Clone(cs), func(c Change) bool { return c.Action == Keep || c.Action == Identical })
+	todo := slices.DeleteFunc(slices.Clone(cs), func(c Change) bool {
+		return c.Action != Create && c.Action != Overwrite && c.Action != Delete
+	})
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return createDir(dir, todo)
 	}
@@ -133,6 +139,9 @@ func updateDir(dir string, cs Changes) (err error) {
 	}
 	defer os.RemoveAll(staging)
 	for i, c := range cs {
+		if c.Action == Delete {
+			continue
+		}
 		if err := writeFile(filepath.Join(staging, "new", fmt.Sprint(i)), c.Content); err != nil {
 			return err
 		}
@@ -152,7 +161,7 @@ func updateDir(dir string, cs Changes) (err error) {
 			return fmt.Errorf("creating %s: %w", filepath.Dir(target), err)
 		}
 		rollback = append(rollback, undoDirs)
-		if c.Action == Overwrite {
+		if c.Action == Overwrite || c.Action == Delete {
 			backup := filepath.Join(staging, "old", fmt.Sprint(i))
 			if err := os.MkdirAll(filepath.Dir(backup), 0o755); err != nil {
 				return err
@@ -162,10 +171,24 @@ func updateDir(dir string, cs Changes) (err error) {
 			}
 			rollback = append(rollback, func() { os.Rename(backup, target) })
 		}
+		if c.Action == Delete {
+			continue
+		}
 		if err := os.Rename(filepath.Join(staging, "new", fmt.Sprint(i)), target); err != nil {
 			return fmt.Errorf("writing %s: %w", c.Path, err)
 		}
 		rollback = append(rollback, func() { os.Remove(target) })
+	}
+	// A removed component can leave its folders empty: remove those.
+	for _, c := range cs {
+		if c.Action != Delete {
+			continue
+		}
+		for d := filepath.Dir(filepath.Join(dir, filepath.FromSlash(c.Path))); d != filepath.Clean(dir); d = filepath.Dir(d) {
+			if os.Remove(d) != nil { // not empty
+				break
+			}
+		}
 	}
 	return nil
 }

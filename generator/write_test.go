@@ -109,9 +109,9 @@ func TestApplyRollsBackOnFailure(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "blocker"), []byte("mine"), 0o644)
 	before := readTree(t, dir)
 	cs := Changes{
-		{rendered(map[string]string{"a.go": "new a"})[0], Overwrite},
-		{rendered(map[string]string{"new/b.go": "b"})[0], Create},
-		{rendered(map[string]string{"blocker/c.go": "c"})[0], Create},
+		{RenderedFile: rendered(map[string]string{"a.go": "new a"})[0], Action: Overwrite},
+		{RenderedFile: rendered(map[string]string{"new/b.go": "b"})[0], Action: Create},
+		{RenderedFile: rendered(map[string]string{"blocker/c.go": "c"})[0], Action: Create},
 	}
 	if err := cs.Apply(dir); err == nil {
 		t.Fatal("Apply succeeded; the test needs it to fail")

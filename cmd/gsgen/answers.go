@@ -12,14 +12,22 @@ import (
 	"github.com/gsgen-dev/gsgen/generator"
 )
 
-// answerFlags are the flags that give answers. They override the answers file.
+// answerFlags are the flags that give the answers of a new service. They
+// override the answers file.
 type answerFlags struct {
 	file       string
 	name       string
 	module     string
 	components string
 	port       int
-	timeouts   map[string]*time.Duration // by TimeoutField.Flag
+	consumers  []string // NAME or NAME:TOPIC
+	settings   *settingFlags
+}
+
+// settingFlags are the answers a re-run may change too: the timeouts and
+// the settings of the outbox and asynq.
+type settingFlags struct {
+	timeouts map[string]*time.Duration // by TimeoutField.Flag
 
 	outboxTopic        string
 	outboxBatchSize    int
@@ -29,11 +37,10 @@ type answerFlags struct {
 	asynqMode          string
 	asynqConcurrency   int
 	asynqAllowRequeue  bool
-	consumers          []string // NAME or NAME:TOPIC
 }
 
 func addAnswerFlags(cmd *cobra.Command) *answerFlags {
-	f := &answerFlags{timeouts: map[string]*time.Duration{}}
+	f := &answerFlags{}
 	fs := cmd.Flags()
 	fs.StringVarP(&f.file, "config", "f", "", "answers file (the schema of the gsgen.yaml written into every service)")
 	fs.StringVar(&f.name, "name", "", "service name: a DNS-1123 label (default: base name of DIR)")
@@ -41,6 +48,18 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	fs.StringVar(&f.components, "components", generator.DefaultComponents,
 		"comma-separated components: "+strings.Join(generator.ComponentNames(), ","))
 	fs.IntVar(&f.port, "http-port", generator.DefaultHTTPPort, "port the HTTP server listens on")
+	fs.StringArrayVar(&f.consumers, "consumer", nil, "kafka: a consumer as NAME or NAME:TOPIC (repeatable; default one consumer \"events\")")
+	f.settings = addSettingFlags(cmd)
+	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return generator.ComponentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	})
+	cmd.MarkFlagFilename("config", "yaml", "yml")
+	return f
+}
+
+func addSettingFlags(cmd *cobra.Command) *settingFlags {
+	f := &settingFlags{timeouts: map[string]*time.Duration{}}
+	fs := cmd.Flags()
 	for _, t := range generator.TimeoutFields {
 		f.timeouts[t.Flag] = fs.Duration(t.Flag, time.Duration(*t.Of(&generator.DefaultTimeouts)), t.Usage)
 	}
@@ -52,14 +71,9 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	fs.StringVar(&f.asynqMode, "asynq-mode", generator.DefaultAsynqMode, "asynq: inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run); default dedicated without http")
 	fs.IntVar(&f.asynqConcurrency, "asynq-concurrency", generator.DefaultConcurrency, "asynq: tasks run at once")
 	fs.BoolVar(&f.asynqAllowRequeue, "asynq-allow-requeue", false, "asynq: allow --task-timeout above --asynq-shutdown (handlers are idempotent; a deploy re-runs cut tasks)")
-	fs.StringArrayVar(&f.consumers, "consumer", nil, "kafka: a consumer as NAME or NAME:TOPIC (repeatable; default one consumer \"events\")")
 	cmd.RegisterFlagCompletionFunc("asynq-mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"inprocess", "dedicated"}, cobra.ShellCompDirectiveNoFileComp
 	})
-	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return generator.ComponentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-	})
-	cmd.MarkFlagFilename("config", "yaml", "yml")
 	return f
 }
 
@@ -107,25 +121,31 @@ func (f *answerFlags) answers(fs *pflag.FlagSet) (a generator.Answers, unanswere
 		}
 		a.HTTP.Port = f.port
 	}
-	if err := f.componentAnswers(fs, &a); err != nil {
-		return a, nil, err
+	if fs.Changed("consumer") {
+		a.Consumers = nil
+		for _, c := range f.consumers {
+			name, topic, _ := strings.Cut(c, ":")
+			a.Consumers = append(a.Consumers, generator.ConsumerAnswers{Name: name, Topic: topic})
+		}
 	}
 	for _, t := range generator.TimeoutFields {
-		if !given(t.Flag) {
+		given(t.Flag)
+	}
+	return a, unanswered, f.settings.apply(fs, &a)
+}
+
+// apply sets the answers of the setting flags the user set.
+func (f *settingFlags) apply(fs *pflag.FlagSet, a *generator.Answers) error {
+	for _, t := range generator.TimeoutFields {
+		if !fs.Changed(t.Flag) {
 			continue
 		}
 		d := *f.timeouts[t.Flag]
 		if err := positive(t.Flag, d); err != nil {
-			return a, nil, err
+			return err
 		}
 		*t.Of(&a.Timeouts) = generator.Duration(d)
 	}
-	return a, unanswered, nil
-}
-
-// componentAnswers applies the component flags the user set. They are never
-// "missing": a component's settings default sensibly.
-func (f *answerFlags) componentAnswers(fs *pflag.FlagSet, a *generator.Answers) error {
 	if fs.Changed("outbox-topic") {
 		a.Outbox.Topic = f.outboxTopic
 	}
@@ -161,13 +181,6 @@ func (f *answerFlags) componentAnswers(fs *pflag.FlagSet, a *generator.Answers) 
 	}
 	if fs.Changed("asynq-allow-requeue") {
 		a.Asynq.AllowRequeue = f.asynqAllowRequeue
-	}
-	if fs.Changed("consumer") {
-		a.Consumers = nil
-		for _, c := range f.consumers {
-			name, topic, _ := strings.Cut(c, ":")
-			a.Consumers = append(a.Consumers, generator.ConsumerAnswers{Name: name, Topic: topic})
-		}
 	}
 	return nil
 }

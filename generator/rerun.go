@@ -1,0 +1,157 @@
+package generator
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// HandEditError is a re-run that would overwrite files gsgen owns which
+// were edited by hand since gsgen wrote them. Nothing is written.
+type HandEditError struct {
+	InputError
+	Paths []string
+	Diffs string // a unified diff of each hand edit
+}
+
+func (e *HandEditError) Unwrap() error { return &e.InputError }
+
+// Regenerate renders the service for the answers a (defaults applied) and
+// compares it with the files on disk:
+//   - files gsgen owns are rewritten, or deleted when no longer planned
+//     (a removed component), unless the user edited them by hand since gsgen
+//     wrote them (their bytes no longer match gsgen.lock): then it returns a
+//     *HandEditError with the diff, unless force;
+//   - files the user owns are created when new, never touched when present,
+//     not brought back when the user deleted them, and left in place when
+//     their component is removed;
+//   - go.mod and go.sum are merged, keeping the user's own requirements.
+func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
+	m, files, err := GenerateWith(a, s.UserSQL)
+	if err != nil {
+		return nil, nil, err
+	}
+	// What gsgen wrote last time, if the current gsgen still renders it the
+	// same: then the diff of a hand edit shows exactly the edit.
+	var previous map[string][]byte
+	if _, old, err := GenerateWith(s.Answers, s.UserSQL); err == nil {
+		previous = map[string][]byte{}
+		for _, f := range old {
+			previous[f.Path] = f.Content
+		}
+	}
+
+	var changes Changes
+	var edited []string
+	var diffs strings.Builder
+	planned := map[string]bool{}
+	handEdit := func(path string, onDisk []byte, against []byte) {
+		edited = append(edited, path)
+		if old, ok := previous[path]; ok && Hash(old) == s.Lock[path].Hash {
+			against = old
+		}
+		diffs.WriteString(UnifiedDiff("a/"+path+" (as gsgen wrote it)", "b/"+path+" (on disk)", against, onDisk))
+	}
+	for _, f := range files {
+		planned[f.Path] = true
+		onDisk, err := os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(f.Path)))
+		missing := errors.Is(err, fs.ErrNotExist)
+		if err != nil && !missing {
+			return nil, nil, err
+		}
+		entry, known := s.Lock[f.Path]
+		c := Change{RenderedFile: f}
+		switch {
+		case missing && f.Owner == OwnedByUser && known:
+			c.Action = Skip // the user deleted a file of theirs: respect that
+		case missing:
+			c.Action = Create
+		case f.Owner == OwnedByUser:
+			c.Action = Keep
+		case f.Merge != nil:
+			if c.Content, err = f.Merge(onDisk, f.Content); err != nil {
+				return nil, nil, err
+			}
+			c.Action = sameOr(onDisk, c.Content, Overwrite)
+		case bytes.Equal(onDisk, f.Content):
+			c.Action = Identical
+		default:
+			c.Action = Overwrite
+			if known && entry.Owner == OwnedByGsgen && Hash(onDisk) != entry.Hash && f.Path != LockFile {
+				handEdit(f.Path, onDisk, f.Content)
+				c.HandEdited = true
+			}
+		}
+		changes = append(changes, c)
+	}
+	// Files of the last run that this one no longer plans.
+	for _, p := range sortedKeys(s.Lock) {
+		if planned[p] {
+			continue
+		}
+		onDisk, err := os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		c := Change{RenderedFile: RenderedFile{PlannedFile: PlannedFile{Path: p, Owner: s.Lock[p].Owner}, Content: onDisk}}
+		switch {
+		case s.Lock[p].Owner == OwnedByUser:
+			c.Action = Leave
+		default:
+			c.Action = Delete
+			if Hash(onDisk) != s.Lock[p].Hash {
+				handEdit(p, onDisk, nil)
+				c.HandEdited = true
+			}
+		}
+		changes = append(changes, c)
+	}
+	if len(edited) > 0 && !force {
+		return nil, nil, &HandEditError{
+			InputError: InputError{Field: strings.Join(edited, ", "),
+				Msg: fmt.Sprintf("edited by hand since gsgen wrote %s", map[bool]string{true: "it", false: "them"}[len(edited) == 1]),
+				Fix: "move the change into a file you own (gsgen never overwrites those), or pass --force to overwrite it"},
+			Paths: edited,
+			Diffs: diffs.String(),
+		}
+	}
+	return m, changes, nil
+}
+
+func sameOr(onDisk, content []byte, otherwise Action) Action {
+	if bytes.Equal(onDisk, content) {
+		return Identical
+	}
+	return otherwise
+}
+
+// Diff is a unified diff of every change, for --dry-run.
+func (cs Changes) Diff(dir string) (string, error) {
+	var b strings.Builder
+	for _, c := range cs {
+		var before, after []byte
+		switch c.Action {
+		case Create:
+			after = c.Content
+		case Overwrite:
+			onDisk, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path)))
+			if err != nil {
+				return "", err
+			}
+			before, after = onDisk, c.Content
+		case Delete:
+			before = c.Content
+		default:
+			continue
+		}
+		b.WriteString(UnifiedDiff("a/"+c.Path, "b/"+c.Path, before, after))
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,177 @@
+package generator
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestUnifiedDiff(t *testing.T) {
+	a := "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n"
+	b := strings.Replace(strings.Replace(a, "two\n", "TWO\n", 1), "eleven\n", "eleven\nand a half\n", 1)
+	want := `--- a/f
++++ b/f
+@@ -1,5 +1,5 @@
+ one
+-two
++TWO
+ three
+ four
+ five
+@@ -9,4 +9,5 @@
+ nine
+ ten
+ eleven
++and a half
+ twelve
+`
+	if diff := cmp.Diff(want, UnifiedDiff("a/f", "b/f", []byte(a), []byte(b))); diff != "" {
+		t.Errorf("UnifiedDiff (-want +got):\n%s", diff)
+	}
+	if d := UnifiedDiff("a", "b", []byte(a), []byte(a)); d != "" {
+		t.Errorf("equal inputs gave %q", d)
+	}
+	created := UnifiedDiff("/dev/null", "b/f", nil, []byte("x\ny\n"))
+	if !strings.Contains(created, "@@ -0,0 +1,2 @@\n+x\n+y\n") {
+		t.Errorf("creation diff:\n%s", created)
+	}
+	noEOL := UnifiedDiff("a", "b", []byte("x\n"), []byte("x\ny"))
+	if !strings.Contains(noEOL, "+y\n\\ No newline at end of file\n") {
+		t.Errorf("missing final newline not shown:\n%s", noEOL)
+	}
+}
+
+func TestLockRoundTrip(t *testing.T) {
+	l := Lock{"cmd/x/main.go": {OwnedByGsgen, Hash([]byte("a"))}, "internal/httpapi/routes.go": {OwnedByUser, Hash([]byte("b"))}}
+	back, err := ParseLock(l.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(l, back); diff != "" {
+		t.Errorf("round trip (-wrote +read):\n%s", diff)
+	}
+	var ie *InputError
+	if _, err := ParseLock([]byte("gsgen abc main.go\n")); !errors.As(err, &ie) || !strings.Contains(err.Error(), "gsgen.lock:1") {
+		t.Errorf("bad line: %v", err)
+	}
+}
+
+func TestMergeGoMod(t *testing.T) {
+	_, files, err := Generate(Answers{Name: "shop", Components: []string{"http"}}.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdMod []byte
+	for _, f := range files {
+		if f.Path == "go.mod" {
+			stdMod = f.Content
+		}
+	}
+	_, files, err = Generate(Answers{Name: "shop", Components: []string{"http", "outbox"}}.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var newMod []byte
+	for _, f := range files {
+		if f.Path == "go.mod" {
+			newMod = f.Content
+		}
+	}
+	// Untouched: replaced whole, exactly what go mod tidy writes.
+	got, err := mergeGoMod(stdMod, newMod)
+	if err != nil || string(got) != string(newMod) {
+		t.Errorf("untouched go.mod merged to:\n%s\n(err %v)", got, err)
+	}
+	// With a requirement of the user's: kept, and the new ones added.
+	mine := append(append([]byte(nil), stdMod...), "\nrequire github.com/google/uuid v1.6.0\n"...)
+	got, err = mergeGoMod(mine, newMod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"github.com/google/uuid v1.6.0", "github.com/jackc/pgx/v5 v5.12.0", "github.com/segmentio/kafka-go v0.4.51", "module example.com/shop"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("merged go.mod lacks %q:\n%s", want, got)
+		}
+	}
+	sum, err := mergeGoSum([]byte("github.com/google/uuid v1.6.0 h1:x=\n"), []byte("github.com/jackc/pgx/v5 v5.12.0 h1:y=\n"))
+	if err != nil || string(sum) != "github.com/google/uuid v1.6.0 h1:x=\ngithub.com/jackc/pgx/v5 v5.12.0 h1:y=\n" {
+		t.Errorf("merged go.sum %q (err %v)", sum, err)
+	}
+}
+
+func TestUserTables(t *testing.T) {
+	got := userTables(map[string][]byte{
+		"db/migrations/0100_sessions.sql": []byte("-- +goose Up\nCREATE TABLE sessions (\n  id bigint PRIMARY KEY,\n  expires_at timestamptz NOT NULL DEFAULT now()\n);\n-- +goose Down\nCREATE TABLE dropped_in_down (id int);\n"),
+		"db/migrations/0101_pairs.sql":    []byte("create table if not exists public.\"pairs\" (a int, b int, seen timestamptz, primary key (a, b));"),
+		"db/migrations/0102_plain.sql":    []byte("CREATE TABLE plain (id bigint, at timestamptz);"),
+		"db/queries/x.sql":                []byte("CREATE TABLE not_a_migration (id int);"),
+	})
+	want := map[string]string{"sessions": "id", "pairs": "a, b", "plain": "id"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("userTables (-want +got):\n%s", diff)
+	}
+}
+
+// writeService generates a into a new directory, as gsgen new does.
+func writeService(t *testing.T, a Answers) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), a.Name)
+	_, files, err := Generate(a.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := DiffTarget(dir, files, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Apply(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
+	dir := writeService(t, Answers{Name: "shop", Components: []string{"http", "kafka"}})
+	svc, err := ReadService(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := svc.Answers.RemoveComponent(Kafka, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cs, err := svc.Regenerate(a.WithDefaults(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions := map[string]Action{}
+	for _, c := range cs {
+		actions[c.Path] = c.Action
+	}
+	for path, want := range map[string]Action{
+		"internal/consumer/consumer.go":          Delete,
+		"internal/consumer/events_handler.go":    Leave,
+		"db/migrations/0002_processed_event.sql": Delete,
+		"internal/httpapi/routes.go":             Keep,
+		"go.mod":                                 Overwrite,
+		"cmd/shop/main.go":                       Overwrite,
+		"internal/db/processed_event.sql.go":     Delete,
+	} {
+		if actions[path] != want {
+			t.Errorf("%s: %q, want %q", path, actions[path], want)
+		}
+	}
+	if err := cs.Apply(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "internal/db")); !os.IsNotExist(err) {
+		t.Errorf("internal/db is left behind empty or not: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "internal/consumer/events_handler.go")); err != nil {
+		t.Errorf("the user's handler was removed: %v", err)
+	}
+}
