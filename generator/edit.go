@@ -6,6 +6,33 @@ import (
 	"strings"
 )
 
+// named is a named instance in the answers: a Kafka consumer or a cleaner.
+type named interface{ instanceName() string }
+
+func (c ConsumerAnswers) instanceName() string { return c.Name }
+func (c CleanerAnswers) instanceName() string  { return c.Name }
+
+func indexNamed[T named](list []T, name string) int {
+	return slices.IndexFunc(list, func(x T) bool { return x.instanceName() == name })
+}
+
+// addNamed appends inst to list unless an instance of that name exists.
+func addNamed[T named](list []T, inst T, field, kind string) ([]T, error) {
+	if indexNamed(list, inst.instanceName()) >= 0 {
+		return nil, &InputError{Field: field, Msg: fmt.Sprintf("the service already has a %s named %q", kind, inst.instanceName()), Fix: "choose another name"}
+	}
+	return append(slices.Clone(list), inst), nil
+}
+
+// removeNamed removes the instance called name from list.
+func removeNamed[T named](list []T, name, field, kind string) ([]T, error) {
+	i := indexNamed(list, name)
+	if i < 0 {
+		return nil, &InputError{Field: field, Msg: fmt.Sprintf("no %s named %q", kind, name), Fix: "see " + field + ": in gsgen.yaml"}
+	}
+	return slices.Delete(slices.Clone(list), i, i+1), nil
+}
+
 // AddComponent returns a with component c added: for kafka and cleaner, the
 // named instance inst (a *ConsumerAnswers or *CleanerAnswers) joins the
 // others. Adding what exists is an error, never a duplicate.
@@ -14,27 +41,22 @@ func (a Answers) AddComponent(c Component, inst any) (Answers, error) {
 		return a, unknownComponent(string(c))
 	}
 	has := slices.Contains(a.Components, string(c))
-	a.Components = slices.Clone(a.Components)
+	var err error
 	switch c {
 	case Kafka:
-		cons := *inst.(*ConsumerAnswers)
-		if slices.ContainsFunc(a.Consumers, func(x ConsumerAnswers) bool { return x.Name == cons.Name }) {
-			return a, &InputError{Field: "kafka", Msg: fmt.Sprintf("the service already has a consumer named %q", cons.Name), Fix: "choose another name"}
-		}
-		a.Consumers = append(slices.Clone(a.Consumers), cons)
+		a.Consumers, err = addNamed(a.Consumers, *inst.(*ConsumerAnswers), "kafka", "consumer")
 	case Cleaner:
-		cl := *inst.(*CleanerAnswers)
-		if slices.ContainsFunc(a.Cleaners, func(x CleanerAnswers) bool { return x.Name == cl.Name }) {
-			return a, &InputError{Field: "cleaners", Msg: fmt.Sprintf("the service already has a cleaner named %q", cl.Name), Fix: "choose another name"}
-		}
-		a.Cleaners = append(slices.Clone(a.Cleaners), cl)
+		a.Cleaners, err = addNamed(a.Cleaners, *inst.(*CleanerAnswers), "cleaners", "cleaner")
 	default:
 		if has {
-			return a, &InputError{Field: "components", Msg: fmt.Sprintf("the service already has %s", c), Fix: "nothing to add; edit gsgen.yaml and run gsgen regen to change its settings"}
+			err = &InputError{Field: "components", Msg: fmt.Sprintf("the service already has %s", c), Fix: "nothing to add; edit gsgen.yaml and run gsgen regen to change its settings"}
 		}
 	}
+	if err != nil {
+		return a, err
+	}
 	if !has {
-		a.Components = append(a.Components, string(c))
+		a.Components = append(slices.Clone(a.Components), string(c))
 		slices.SortFunc(a.Components, func(x, y string) int {
 			return slices.Index(AllComponents, Component(x)) - slices.Index(AllComponents, Component(y))
 		})
@@ -49,25 +71,20 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 	if !slices.Contains(a.Components, string(c)) {
 		return a, &InputError{Field: "components", Msg: fmt.Sprintf("the service has no %s", c), Fix: "it has " + strings.Join(a.Components, ",")}
 	}
-	a.Consumers, a.Cleaners = slices.Clone(a.Consumers), slices.Clone(a.Cleaners)
+	var err error
 	last := true
 	switch {
 	case name != "" && c == Kafka:
-		i := slices.IndexFunc(a.Consumers, func(x ConsumerAnswers) bool { return x.Name == name })
-		if i < 0 {
-			return a, &InputError{Field: "kafka", Msg: fmt.Sprintf("no consumer named %q", name), Fix: "see kafka: in gsgen.yaml"}
-		}
-		a.Consumers = slices.Delete(a.Consumers, i, i+1)
+		a.Consumers, err = removeNamed(a.Consumers, name, "kafka", "consumer")
 		last = len(a.Consumers) == 0
 	case name != "" && c == Cleaner:
-		i := slices.IndexFunc(a.Cleaners, func(x CleanerAnswers) bool { return x.Name == name })
-		if i < 0 {
-			return a, &InputError{Field: "cleaners", Msg: fmt.Sprintf("no cleaner named %q", name), Fix: "see cleaners: in gsgen.yaml"}
-		}
-		a.Cleaners = slices.Delete(a.Cleaners, i, i+1)
+		a.Cleaners, err = removeNamed(a.Cleaners, name, "cleaners", "cleaner")
 		last = len(a.Cleaners) == 0
 	case name != "":
-		return a, &InputError{Field: "NAME", Msg: fmt.Sprintf("%s has no named instances", c), Fix: "leave the name out"}
+		err = &InputError{Field: "NAME", Msg: fmt.Sprintf("%s has no named instances", c), Fix: "leave the name out"}
+	}
+	if err != nil {
+		return a, err
 	}
 	if last {
 		a.Components = slices.DeleteFunc(slices.Clone(a.Components), func(x string) bool { return x == string(c) })

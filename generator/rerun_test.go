@@ -61,26 +61,8 @@ func TestLockRoundTrip(t *testing.T) {
 }
 
 func TestMergeGoMod(t *testing.T) {
-	_, files, err := Generate(Answers{Name: "shop", Components: []string{"http"}}.WithDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stdMod []byte
-	for _, f := range files {
-		if f.Path == "go.mod" {
-			stdMod = f.Content
-		}
-	}
-	_, files, err = Generate(Answers{Name: "shop", Components: []string{"http", "outbox"}}.WithDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var newMod []byte
-	for _, f := range files {
-		if f.Path == "go.mod" {
-			newMod = f.Content
-		}
-	}
+	stdMod := generatedFile(t, "go.mod", "http")
+	newMod := generatedFile(t, "go.mod", "http", "outbox")
 	// Untouched: replaced whole, exactly what go mod tidy writes.
 	got, err := mergeGoMod(stdMod, newMod)
 	if err != nil || string(got) != string(newMod) {
@@ -174,4 +156,20 @@ func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "internal/consumer/events_handler.go")); err != nil {
 		t.Errorf("the user's handler was removed: %v", err)
 	}
+}
+
+// generatedFile is the content of path in a service "shop" of components.
+func generatedFile(t *testing.T, path string, components ...string) []byte {
+	t.Helper()
+	_, files, err := Generate(Answers{Name: "shop", Components: components}.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Path == path {
+			return f.Content
+		}
+	}
+	t.Fatalf("no %s generated", path)
+	return nil
 }

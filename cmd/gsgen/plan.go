@@ -26,12 +26,7 @@ collide and a value that would fit.`,
 		Example: `  gsgen plan                    # the defaults
   gsgen plan ./orders           # a generated service
   gsgen plan -f gsgen.yaml --grace 45s`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return usageError{fmt.Errorf("plan takes at most one DIR (got %d arguments)", len(args))}
-			}
-			return nil
-		},
+		Args: argsBetween(0, 1, "at most one DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				if flags.file != "" {

@@ -98,12 +98,7 @@ you edited by hand stop the run with a diff, unless --force.`,
   gsgen add kafka product-events --topic products
   gsgen add asynq --asynq-mode dedicated
   gsgen add outbox --dry-run`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) < 1 || len(args) > 2 {
-				return usageError{fmt.Errorf("add takes COMPONENT and, for kafka and cleaner, a NAME (got %d arguments)", len(args))}
-			}
-			return nil
-		},
+		Args: argsBetween(1, 2, "COMPONENT and, for kafka and cleaner, a NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c := generator.Component(args[0])
 			name := ""
@@ -196,12 +191,7 @@ planned); files you own are never touched; a file gsgen owns that you edited
 by hand stops the run with a diff, unless --force.`,
 		Example: `  gsgen regen
   gsgen regen ./orders --dry-run`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return usageError{fmt.Errorf("regen takes at most one DIR (got %d arguments)", len(args))}
-			}
-			return nil
-		},
+		Args: argsBetween(0, 1, "at most one DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				rf.dir = args[0]
@@ -222,12 +212,7 @@ func newRemoveCmd(e *env) *cobra.Command {
 for it are deleted; the files you own for it are left in place and listed.`,
 		Example: `  gsgen remove cleaner expired-sessions
   gsgen remove asynq --dry-run`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) < 1 || len(args) > 2 {
-				return usageError{fmt.Errorf("remove takes COMPONENT and optionally a NAME (got %d arguments)", len(args))}
-			}
-			return nil
-		},
+		Args: argsBetween(1, 2, "COMPONENT and, for kafka and cleaner, optionally a NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := ""
 			if len(args) == 2 {

@@ -67,9 +67,13 @@ in the right order, with Kubernetes timeouts that agree with the Go code.`,
 }
 
 // exactArgs is cobra.ExactArgs whose error is a usage error (exit 2).
-func exactArgs(n int, what string) cobra.PositionalArgs {
+func exactArgs(n int, what string) cobra.PositionalArgs { return argsBetween(n, n, what) }
+
+// argsBetween is cobra.RangeArgs whose error is a usage error (exit 2) that
+// says what the command takes.
+func argsBetween(min, max int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
+		if len(args) < min || len(args) > max {
 			return usageError{fmt.Errorf("%s takes %s (got %d arguments); see %s --help", cmd.CommandPath(), what, len(args), cmd.CommandPath())}
 		}
 		return nil
