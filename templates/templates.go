@@ -12,5 +12,5 @@ import "embed"
 
 // FS holds every template.
 //
-//go:embed all:base all:http all:postgres all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:gomod
+//go:embed all:base all:http all:postgres all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:gomod all:partials
 var FS embed.FS

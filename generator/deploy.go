@@ -1,0 +1,299 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Deploy is what the deploy artifacts say (deploy/k8s, compose.yaml and the
+// README's deploy section), derived from the model, so that every number in a
+// manifest is a number of the Go config (design §7).
+type Deploy struct {
+	Replicas       int   // pods of the service: two, so one serves while the other drains
+	GraceSeconds   int64 // terminationGracePeriodSeconds: the grace answer
+	PreStopSeconds int64 // lifecycle.preStop.sleep.seconds: the prestop answer
+	Readiness      Probe // on /readyz
+	Liveness       Probe // on /healthz
+	// LivenessOutlasts is how long /healthz may go unanswered before the
+	// kubelet restarts the container: longer than a shutdown keeps the
+	// listener closed (ListenerClosed).
+	LivenessOutlasts time.Duration
+	// ListenerClosed is the longest a shutdown runs after http.Server.Shutdown
+	// has closed the listener: the longest drain, then closing.
+	ListenerClosed time.Duration
+
+	Config  []EnvVar    // the ConfigMap: every variable config.go reads, except the secret ones
+	Secrets []SecretEnv // the variables that come from a Secret, one Secret per dependency
+	// The same Secrets by dependency, for their example files; nil when the
+	// service does not use it.
+	RedisSecret, PostgresSecret *SecretEnv
+
+	RedisAddr    string   // in-cluster address of Redis; compose's service is named so
+	KafkaBrokers string   // in-cluster address of Kafka; compose's service is named so
+	Topics       []string // the Kafka topics the service writes or reads, sorted: compose creates them
+
+	Worker *WorkerDeploy // the dedicated asynq worker's Deployment; nil without one
+}
+
+// Probe is an HTTP probe of the service's pods.
+type Probe struct {
+	Path                                            string
+	PeriodSeconds, TimeoutSeconds, FailureThreshold int64
+}
+
+// EnvVar is one ConfigMap entry: an environment variable config.go reads.
+type EnvVar struct {
+	Name, Value string
+	From        string // where the value comes from, for a comment beside it
+}
+
+// SecretEnv is an environment variable taken from a key of a Secret.
+type SecretEnv struct {
+	Name     string // the variable, and the key in the Secret
+	Secret   string // the Secret's name
+	Optional bool   // the pod starts without it
+	Example  string // an obviously fake value for the example Secret
+}
+
+// WorkerDeploy is the dedicated asynq worker's Deployment. It has no Service
+// and serves no HTTP, so it needs no preStop sleep and no probes; its grace
+// period covers asynq's shutdown, closing and the margin.
+type WorkerDeploy struct {
+	Name         string // binary and Deployment: <name>-worker
+	GraceSeconds int64
+	Ladder       Ladder // its own budget: no preStop, one drain
+}
+
+// The probes' timings. /readyz and /healthz answer from memory.
+const (
+	readinessPeriod  = 5 * time.Second
+	readinessTimeout = 1 * time.Second
+	// Two misses in a row: a single slow answer does not take a pod out of
+	// its Service.
+	readinessFailures = 2
+	livenessPeriod    = 10 * time.Second
+	livenessTimeout   = 2 * time.Second
+)
+
+// Values that are not answers: the same as config.go's defaults (a test in
+// golden/ reads both) or the in-cluster addresses of the dependencies.
+const (
+	deployLogLevel         = "info"
+	deployDatabaseMaxConns = "10"
+	deployRedisDB          = "0"
+	deployRedisAddr        = "redis:6379"
+	deployKafkaBrokers     = "kafka:9092"
+	deployReplicas         = 2
+)
+
+// Deploy derives the deploy values. Kubernetes counts the grace period and a
+// preStop sleep in whole seconds, so it refuses either when it is not whole:
+// rounding would move SIGTERM or SIGKILL away from the checked ladder.
+func (m *Model) Deploy() (Deploy, error) {
+	// Suggest the whole second that keeps the ladder fitting: more grace, a shorter sleep.
+	grace, err := kubernetesSeconds("timeouts.grace", m.Timeouts.Grace, "terminationGracePeriodSeconds", ceilSecond(m.Timeouts.Grace))
+	if err != nil {
+		return Deploy{}, err
+	}
+	preStop, err := kubernetesSeconds("timeouts.prestop", m.Timeouts.PreStop, "a preStop sleep", m.Timeouts.PreStop.Truncate(time.Second))
+	if err != nil {
+		return Deploy{}, err
+	}
+	closed := m.Ladder.LongestDrain().D + m.Ladder.Close
+	// The kubelet stops liveness probes once a pod is being deleted, but a
+	// shutdown closes the listener at step 3 and /healthz with it: the
+	// threshold alone must also outlast that, strictly.
+	livenessFailures := int64(closed/livenessPeriod) + 2
+	d := Deploy{
+		Replicas:         deployReplicas,
+		GraceSeconds:     grace,
+		PreStopSeconds:   preStop,
+		Readiness:        Probe{"/readyz", secondsOf(readinessPeriod), secondsOf(readinessTimeout), readinessFailures},
+		Liveness:         Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), livenessFailures},
+		LivenessOutlasts: time.Duration(livenessFailures-1) * livenessPeriod,
+		ListenerClosed:   closed,
+		Config:           m.configEnv(),
+		RedisSecret:      m.redisSecret(),
+		PostgresSecret:   m.postgresSecret(),
+		RedisAddr:        deployRedisAddr,
+		KafkaBrokers:     deployKafkaBrokers,
+		Topics:           m.kafkaTopics(),
+	}
+	for _, s := range []*SecretEnv{d.RedisSecret, d.PostgresSecret} {
+		if s != nil {
+			d.Secrets = append(d.Secrets, *s)
+		}
+	}
+	if m.AsynqWorker {
+		l := m.workerLadder()
+		d.Worker = &WorkerDeploy{Name: m.Name + "-worker", GraceSeconds: secondsOf(l.Grace), Ladder: l}
+	}
+	return d, nil
+}
+
+// kubernetesSeconds is d in whole seconds, or an *InputError for the answer
+// field that suggests a whole number of seconds instead.
+func kubernetesSeconds(field string, d time.Duration, what string, suggest time.Duration) (int64, error) {
+	if d%time.Second != 0 {
+		return 0, &InputError{Field: field, Msg: fmt.Sprintf("%v is not a whole number of seconds; Kubernetes counts %s in whole seconds", d, what),
+			Fix: "use " + Seconds(max(time.Second, suggest))}
+	}
+	return secondsOf(d), nil
+}
+
+func secondsOf(d time.Duration) int64 { return int64(d / time.Second) }
+
+// workerLadder is the dedicated worker's budget. Nothing routes to it, so
+// SIGTERM comes at once (no preStop); asynq's Shutdown is its only drain, and
+// its grace period is that drain, closing and the margin, in whole seconds.
+func (m *Model) workerLadder() Ladder {
+	t := m.Timeouts
+	l := Ladder{Close: t.CloseBudget, Margin: t.Margin,
+		Drains: []Drain{{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "srv.Run: Shutdown waits for active tasks"}}}
+	l.Grace = ceilSecond(l.Worst())
+	return l
+}
+
+// configEnv lists every variable config.go reads, in its order, except the
+// secret ones, with the value the model gives it.
+func (m *Model) configEnv() []EnvVar {
+	t := m.Timeouts
+	answer := func(name string, d time.Duration, from string) EnvVar { return EnvVar{name, Seconds(d), from} }
+	env := []EnvVar{
+		{"HTTP_ADDR", ":" + strconv.Itoa(m.HTTPPort), "http.port"},
+		answer("HTTP_SHUTDOWN_TIMEOUT", t.HTTPShutdown, "timeouts.http_shutdown"),
+		answer("CLOSE_TIMEOUT", t.CloseBudget, "timeouts.close_budget"),
+		{"LOG_LEVEL", deployLogLevel, "not an answer: the service's default"},
+	}
+	if m.TaskServer != nil {
+		env = append(env,
+			EnvVar{"REDIS_ADDR", deployRedisAddr, "not an answer: where Redis is in your cluster"},
+			EnvVar{"REDIS_DB", deployRedisDB, "not an answer: the service's default"},
+			EnvVar{"ASYNQ_CONCURRENCY", strconv.Itoa(m.TaskServer.Concurrency), "asynq.concurrency"},
+			answer("ASYNQ_SHUTDOWN_TIMEOUT", t.AsynqShutdown, "timeouts.asynq_shutdown"),
+		)
+	}
+	if m.HasWorkers {
+		env = append(env, answer("WORKER_DRAIN_TIMEOUT", t.WorkerDrain, "timeouts.worker_drain"))
+	}
+	if m.UsesPostgres {
+		env = append(env, EnvVar{"DATABASE_MAX_CONNS", deployDatabaseMaxConns, "not an answer: the service's default"})
+	}
+	if m.UsesKafka {
+		env = append(env, EnvVar{"KAFKA_BROKERS", deployKafkaBrokers, "not an answer: where Kafka is in your cluster"})
+	}
+	if r := m.Relay; r != nil {
+		env = append(env,
+			EnvVar{"OUTBOX_BATCH_SIZE", strconv.Itoa(r.BatchSize), "outbox.batch_size"},
+			answer("OUTBOX_POLL_INTERVAL", r.PollInterval, "outbox.poll_interval"),
+			answer("OUTBOX_BATCH_TIMEOUT", r.BatchTimeout, "outbox.batch_timeout"),
+			EnvVar{"OUTBOX_ORDERED", strconv.FormatBool(r.Ordered), "not outbox.unordered"},
+		)
+	}
+	for i, c := range m.Consumers {
+		from := fmt.Sprintf("kafka[%d].", i)
+		env = append(env,
+			EnvVar{c.EnvPrefix + "TOPIC", c.Topic, from + "topic"},
+			EnvVar{c.EnvPrefix + "GROUP", c.Group, from + "group"},
+			answer(c.EnvPrefix+"HANDLER_TIMEOUT", c.HandlerTimeout, from+"handler_timeout"),
+		)
+	}
+	for i, c := range m.Cleaners {
+		from := fmt.Sprintf("cleaners[%d].", i)
+		env = append(env,
+			answer(c.EnvPrefix+"RETENTION", c.Retention, from+"retention"),
+			answer(c.EnvPrefix+"INTERVAL", c.Interval, from+"interval"),
+			EnvVar{c.EnvPrefix + "BATCH_SIZE", strconv.Itoa(c.BatchSize), from + "batch_size"},
+		)
+	}
+	return env
+}
+
+// redisSecret is where REDIS_PASSWORD comes from. Optional: a Redis without
+// a password needs no Secret.
+func (m *Model) redisSecret() *SecretEnv {
+	if m.TaskServer == nil {
+		return nil
+	}
+	return &SecretEnv{"REDIS_PASSWORD", m.Name + "-redis", true, "CHANGE-ME"}
+}
+
+// postgresSecret is where DATABASE_URL comes from: a Secret of its own, as a
+// database operator or a secret store would provide it.
+func (m *Model) postgresSecret() *SecretEnv {
+	if !m.UsesPostgres {
+		return nil
+	}
+	return &SecretEnv{"DATABASE_URL", m.Name + "-postgres", false,
+		"postgres://CHANGE-ME-USER:CHANGE-ME-PASSWORD@postgres.example.invalid:5432/" + m.Name + "?sslmode=require"}
+}
+
+// kafkaTopics lists the topics the outbox relay writes and the consumers
+// read, sorted, each once.
+func (m *Model) kafkaTopics() []string {
+	var out []string
+	if m.Relay != nil {
+		out = append(out, m.Relay.Topic)
+	}
+	for _, c := range m.Consumers {
+		out = append(out, c.Topic)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Gantt draws the phases as a Mermaid gantt chart for a README: seconds from
+// the start of preStop on the axis, the drains side by side with the longest
+// marked critical, and SIGTERM and SIGKILL as milestones. title names whose
+// shutdown it is.
+func (l Ladder) Gantt(title string) string {
+	drains := map[string]bool{}
+	for _, d := range l.Drains {
+		drains[d.Key] = true
+	}
+	longest := l.LongestDrain().Key
+	drainSection := "drain"
+	if len(l.Drains) > 1 {
+		drainSection = "drains, in parallel"
+	}
+	var b strings.Builder
+	// dateFormat x reads the numbers as milliseconds (since 1970: the chart
+	// starts at 0); axisFormat %s prints them as seconds, in any time zone.
+	fmt.Fprintf(&b, "```mermaid\ngantt\n    title %s: worst case %s of %s grace\n    dateFormat x\n    axisFormat %%ss\n    todayMarker off\n",
+		title, Seconds(l.Worst()), Seconds(l.Grace))
+	section := ""
+	for _, p := range l.Phases() {
+		if p.End == p.Start {
+			continue // no preStop (a worker nothing routes to)
+		}
+		s, tag := "after the drains", ""
+		switch {
+		case p.Key == "prestop":
+			s = "before SIGTERM"
+		case drains[p.Key]:
+			s = drainSection
+		}
+		switch {
+		case p.Key != "" && p.Key == longest:
+			tag = "crit, "
+		case p.Key == "":
+			tag = "done, " // the slack: grace nobody uses
+		}
+		if s != section {
+			fmt.Fprintf(&b, "    section %s\n", s)
+			section = s
+		}
+		fmt.Fprintf(&b, "    %s %s :%s%s, %s\n", p.Name, Seconds(p.End-p.Start), tag, ganttTime(p.Start), ganttTime(p.End))
+	}
+	sigterm, sigkill := ganttTime(l.PreStop), ganttTime(l.Grace)
+	fmt.Fprintf(&b, "    section signals\n    SIGTERM :milestone, %s, %s\n    SIGKILL :milestone, %s, %s\n```\n", sigterm, sigterm, sigkill, sigkill)
+	return b.String()
+}
+
+// ganttTime writes d for dateFormat x: whole milliseconds, "10000".
+func ganttTime(d time.Duration) string {
+	return strconv.FormatInt(d.Milliseconds(), 10)
+}
