@@ -89,10 +89,10 @@ const (
 	deployReplicas         = 2
 )
 
-// Deploy derives the deploy values. Kubernetes counts the grace period and a
+// deploy derives the deploy values. Kubernetes counts the grace period and a
 // preStop sleep in whole seconds, so it refuses either when it is not whole:
 // rounding would move SIGTERM or SIGKILL away from the checked ladder.
-func (m *Model) Deploy() (Deploy, error) {
+func (m *Model) deploy() (Deploy, error) {
 	// Suggest the whole second that keeps the ladder fitting: more grace, a shorter sleep.
 	grace, err := kubernetesSeconds("timeouts.grace", m.Timeouts.Grace, "terminationGracePeriodSeconds", ceilSecond(m.Timeouts.Grace))
 	if err != nil {

@@ -17,10 +17,7 @@ func defaultModel(t *testing.T, a Answers) *Model {
 }
 
 func TestDeployDefaults(t *testing.T) {
-	d, err := defaultModel(t, Answers{Name: "orders"}).Deploy()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := defaultModel(t, Answers{Name: "orders"}).Deploy
 	if d.GraceSeconds != 60 || d.PreStopSeconds != 10 {
 		t.Errorf("grace %ds, preStop %ds; want the default answers 60s and 10s", d.GraceSeconds, d.PreStopSeconds)
 	}
@@ -40,10 +37,7 @@ func TestDeployDefaults(t *testing.T) {
 func TestLivenessOutlastsShutdown(t *testing.T) {
 	for _, drain := range []time.Duration{time.Second, 9 * time.Second, 19 * time.Second, 25 * time.Second, 29 * time.Second, 2 * time.Minute} {
 		a := Answers{Name: "orders", Timeouts: TimeoutAnswers{HTTPShutdown: Duration(drain), Grace: Duration(drain + 20*time.Second)}}
-		d, err := defaultModel(t, a).Deploy()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := defaultModel(t, a).Deploy
 		if d.LivenessOutlasts <= d.ListenerClosed {
 			t.Errorf("drain %v: liveness restarts after %v, listener closed up to %v", drain, d.LivenessOutlasts, d.ListenerClosed)
 		}
@@ -56,10 +50,7 @@ func TestLivenessOutlastsShutdown(t *testing.T) {
 func TestDeployWorkerGrace(t *testing.T) {
 	a := Answers{Name: "orders", Components: []string{"http", "asynq"}, Asynq: AsynqAnswers{Mode: "dedicated"},
 		Timeouts: TimeoutAnswers{Margin: Duration(5500 * time.Millisecond)}}
-	d, err := defaultModel(t, a).Deploy()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := defaultModel(t, a).Deploy
 	// asynq 25s + close 1s + margin 5.5s = 31.5s, rounded up.
 	if d.Worker == nil || d.Worker.GraceSeconds != 32 || d.Worker.Name != "orders-worker" {
 		t.Fatalf("worker %+v, want orders-worker with 32s", d.Worker)
@@ -72,10 +63,7 @@ func TestDeployWorkerGrace(t *testing.T) {
 func TestDeploySecretsAndTopics(t *testing.T) {
 	a := Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka"},
 		Consumers: []ConsumerAnswers{{Name: "payments", Topic: "payments"}, {Name: "again", Topic: "events"}}}
-	d, err := defaultModel(t, a).Deploy()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := defaultModel(t, a).Deploy
 	var names []string
 	for _, s := range d.Secrets {
 		names = append(names, s.Secret+"/"+s.Name)

@@ -46,8 +46,10 @@ func NewLadder(m *Model) Ladder {
 	if m.HTTP {
 		l.Drains = append(l.Drains, Drain{"HTTP drain", "http_shutdown", t.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests"})
 	}
-	if m.Asynq {
+	if m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
 		l.Drains = append(l.Drains, Drain{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "asynq Shutdown waits for active tasks"})
+	}
+	if m.Asynq {
 		l.Inner = append(l.Inner, Bound{Name: "asynq task timeout", Field: "timeouts.task_timeout", D: t.TaskTimeout,
 			LimitName: "asynq ShutdownTimeout", LimitKey: "asynq_shutdown", Limit: t.AsynqShutdown,
 			Allowed: m.TaskServer != nil && m.TaskServer.AllowRequeue,

@@ -48,6 +48,7 @@ type Model struct {
 	Timeouts Timeouts
 	Ladder   Ladder
 	HTTPPort int
+	Deploy   Deploy // the numbers of deploy/k8s and compose.yaml
 
 	// Component settings; nil or empty when the component is off.
 	Relay      *Relay
@@ -137,6 +138,9 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 	}
 	m.Ladder = NewLadder(m)
 	if err := m.Ladder.Check(); err != nil {
+		return nil, err
+	}
+	if m.Deploy, err = m.deploy(); err != nil {
 		return nil, err
 	}
 	a.Components = componentNames(comps)

@@ -72,15 +72,7 @@ func TestDeployManifests(t *testing.T) {
 // presetModel builds the model from the preset's answers, as gsgen does.
 func presetModel(t *testing.T, p preset) *generator.Model {
 	t.Helper()
-	data, err := os.ReadFile(p.answers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := generator.ParseAnswersFile(p.answers, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := generator.NewModel(a.WithDefaults())
+	m, err := generator.NewModel(presetAnswers(t, p))
 	if err != nil {
 		t.Fatalf("the preset's ladder or answers do not hold: %v", err)
 	}

@@ -44,15 +44,7 @@ func presets(t *testing.T) []preset {
 // the way `gsgen new DIR -f <preset>.yaml` does.
 func generate(t *testing.T, p preset, dir string) {
 	t.Helper()
-	data, err := os.ReadFile(p.answers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := generator.ParseAnswersFile(p.answers, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, files, err := generator.Generate(a.WithDefaults())
+	_, files, err := generator.Generate(presetAnswers(t, p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +55,20 @@ func generate(t *testing.T, p preset, dir string) {
 	if err := changes.Apply(dir); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// presetAnswers reads the preset's answers file, defaults applied.
+func presetAnswers(t *testing.T, p preset) generator.Answers {
+	t.Helper()
+	data, err := os.ReadFile(p.answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := generator.ParseAnswersFile(p.answers, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.WithDefaults()
 }
 
 func readTree(t *testing.T, dir string) map[string]string {

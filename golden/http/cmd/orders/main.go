@@ -109,8 +109,9 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 
 		// 1. Readiness first: /readyz answers 503, so the load balancer stops
 		// sending new requests while the ones it already sent are still served.
-		// /healthz stays 200: the process is alive, and a restart now would
-		// only cut the drain short.
+		// /healthz stays 200 for as long as the server listens (step 3 closes
+		// the listener): the process is alive, and a restart now would only cut
+		// the drain short.
 		sd.step(1, "readiness", func() { ready.Set(false) })
 
 		// 2. Stop intake: background loops start no new work. In-flight HTTP
