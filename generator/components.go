@@ -103,6 +103,9 @@ func envPrefix(kind, name string) string {
 // deriveComponents fills the component settings of m from a (defaults
 // applied) and validates them.
 func (m *Model) deriveComponents(a Answers) error {
+	if err := positiveSettings(a); err != nil {
+		return err
+	}
 	if m.Outbox {
 		o := a.Outbox
 		m.Relay = &Relay{Topic: o.Topic, BatchSize: o.BatchSize, PollInterval: time.Duration(o.PollInterval),
@@ -264,4 +267,31 @@ func setDefault[T comparable](v *T, def T) {
 	if *v == zero {
 		*v = def
 	}
+}
+
+// positiveSettings refuses a negative count or duration among the component
+// answers. Zero means "not answered" and takes the default, so flags, files
+// and prompts refuse negatives themselves; this catches Answers built in code.
+func positiveSettings(a Answers) error {
+	type setting struct {
+		field string
+		v     int64
+	}
+	settings := []setting{
+		{"outbox.batch_size", int64(a.Outbox.BatchSize)}, {"outbox.poll_interval", int64(a.Outbox.PollInterval)},
+		{"outbox.batch_timeout", int64(a.Outbox.BatchTimeout)}, {"asynq.concurrency", int64(a.Asynq.Concurrency)},
+	}
+	for i, c := range a.Consumers {
+		settings = append(settings, setting{fmt.Sprintf("kafka[%d].handler_timeout", i), int64(c.HandlerTimeout)})
+	}
+	for i, c := range a.Cleaners {
+		settings = append(settings, setting{fmt.Sprintf("cleaners[%d].retention", i), int64(c.Retention)},
+			setting{fmt.Sprintf("cleaners[%d].interval", i), int64(c.Interval)}, setting{fmt.Sprintf("cleaners[%d].batch_size", i), int64(c.BatchSize)})
+	}
+	for _, s := range settings {
+		if s.v < 0 {
+			return &InputError{Field: s.field, Msg: "must not be negative", Fix: "give a positive value, or leave it out to take the default"}
+		}
+	}
+	return nil
 }

@@ -210,10 +210,17 @@ func componentNames(cs []Component) []string {
 	return out
 }
 
+// maxTimeout bounds every timeout answer: far beyond any sensible budget,
+// and small enough that the ladder's sums cannot overflow.
+const maxTimeout = 24 * time.Hour
+
 func validatePositive(t TimeoutAnswers) error {
 	for _, f := range TimeoutFields {
-		if d := *f.Of(&t); d <= 0 {
+		switch d := *f.Of(&t); {
+		case d <= 0:
 			return &InputError{Field: "timeouts." + f.Key, Msg: fmt.Sprintf("%v must be positive", d), Fix: "give a duration greater than zero, e.g. " + f.Of(&DefaultTimeouts).String()}
+		case time.Duration(d) > maxTimeout:
+			return &InputError{Field: "timeouts." + f.Key, Msg: fmt.Sprintf("%v is longer than %v", d, Seconds(maxTimeout)), Fix: "a shutdown budget is seconds or minutes, e.g. " + f.Of(&DefaultTimeouts).String()}
 		}
 	}
 	return nil
