@@ -58,6 +58,7 @@ func writeFile(t *testing.T, path, content string) {
 // TestBadInput: every bad input exits 2 with one line naming what is wrong,
 // and leaves the target directory exactly as it was.
 func TestBadInput(t *testing.T) {
+	t.Setenv("ACCESSIBLE", "") // a developer's ACCESSIBLE would turn the refusals into prompts
 	root := t.TempDir()
 	notEmpty := filepath.Join(root, "not-empty")
 	writeFile(t, filepath.Join(notEmpty, "main.go"), "package main // mine\n")
@@ -132,6 +133,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestMissingAnswersSaysWhatAndHow(t *testing.T) {
+	t.Setenv("ACCESSIBLE", "")
 	_, _, stderr := gsgen(t, "new", filepath.Join(t.TempDir(), "orders"), "--module", "example.com/x")
 	for _, s := range []string{"--components", "--grace", "--http-shutdown", "--yes", "-f gsgen.yaml"} {
 		if !strings.Contains(stderr, s) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/prompt"
 	"github.com/gsgen-dev/gsgen/generator"
 )
 
@@ -16,6 +17,8 @@ const (
 	exitOK       = 0
 	exitFailure  = 1 // anything unexpected: I/O, a template bug
 	exitBadInput = 2 // usage, validation, ladder, target directory
+	// Ctrl+C at a prompt, before anything is written: 128 + SIGINT, as shells report it.
+	exitInterrupted = 130
 )
 
 // usageError is a command line that cannot be run as given.
@@ -37,6 +40,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintln(stderr, "gsgen:", err)
+	if errors.Is(err, prompt.ErrAborted) {
+		return exitInterrupted
+	}
 	var input *generator.InputError
 	var usage usageError
 	if errors.As(err, &input) || errors.As(err, &usage) {

@@ -1,0 +1,190 @@
+package prompt
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/charmbracelet/huh"
+
+	"github.com/gsgen-dev/gsgen/generator"
+)
+
+// Console asks with huh, one small form per question, so each question can
+// depend on the answers before it.
+type Console struct {
+	in    io.Reader
+	out   io.Writer
+	lines *Lines // accessible mode only
+}
+
+// NewTerminal asks with interactive forms on a terminal: arrow keys, live
+// validation, Ctrl+C to abort.
+func NewTerminal(in io.Reader, out io.Writer) *Console {
+	return &Console{in: in, out: out}
+}
+
+// NewAccessible asks with plain numbered prompts, one answer per line of in:
+// usable with a screen reader and on a dumb terminal, and drivable from a
+// script. When in ends before the last answer, the question being asked
+// fails with an *generator.InputError instead of taking its default.
+func NewAccessible(in io.Reader, out io.Writer) *Console {
+	lines := NewLines(in)
+	return &Console{in: lines, out: out, lines: lines}
+}
+
+func (c *Console) accessible() bool { return c.lines != nil }
+
+// Text implements Asker.
+func (c *Console) Text(q Text) (string, error) {
+	value := q.Default
+	field := huh.NewInput().Title(c.title(q.Title, q.Default)).Description(q.Help).Value(&value).Validate(func(s string) error {
+		s = strings.TrimSpace(s)
+		if s == "" && c.accessible() {
+			s = q.Default // accessible prompts keep the default on an empty line
+		}
+		return c.check(s, q.Check)
+	})
+	if err := c.run(field, q.Title, q.Help); err != nil {
+		return "", err
+	}
+	value = strings.TrimSpace(value)
+	c.recap(q.Title, value)
+	return value, nil
+}
+
+func (c *Console) check(s string, check func(string) error) error {
+	switch {
+	case c.accessible() && c.lines.Ended():
+		return nil // huh would ask forever; run reports the end of input
+	case s == "":
+		return errors.New("an answer is needed")
+	case check == nil:
+		return nil
+	}
+	return check(s)
+}
+
+// ChooseMany implements Asker.
+func (c *Console) ChooseMany(q Choice, picked []string) ([]string, error) {
+	value := append([]string(nil), picked...)
+	title := q.Title
+	if c.accessible() {
+		title += " (type a number to select or unselect it, 0 when done)"
+	}
+	field := huh.NewMultiSelect[string]().Title(title).Description(q.Help).Options(options(q.Options, picked)...).Value(&value).
+		Validate(func(v []string) error {
+			if c.accessible() && c.lines.Ended() || q.Check == nil {
+				return nil
+			}
+			return q.Check(v)
+		})
+	if err := c.run(field, q.Title, q.Help); err != nil {
+		return nil, err
+	}
+	c.recap(q.Title, strings.Join(value, ", "))
+	return value, nil
+}
+
+// ChooseOne implements Asker.
+func (c *Console) ChooseOne(q Choice, picked string) (string, error) {
+	value := picked
+	field := huh.NewSelect[string]().Title(c.title(q.Title, picked)).Description(q.Help).Options(options(q.Options, nil)...).Value(&value)
+	if err := c.run(field, q.Title, q.Help); err != nil {
+		return "", err
+	}
+	c.recap(q.Title, value)
+	return value, nil
+}
+
+// Confirm implements Asker.
+func (c *Console) Confirm(title string, def bool) (bool, error) {
+	value := def
+	if err := c.run(huh.NewConfirm().Title(title).Value(&value), title, ""); err != nil {
+		return false, err
+	}
+	return value, nil
+}
+
+// Say implements Asker.
+func (c *Console) Say(text string) {
+	fmt.Fprintln(c.out, strings.TrimRight(text, "\n"))
+}
+
+func options(opts []Option, picked []string) []huh.Option[string] {
+	out := make([]huh.Option[string], len(opts))
+	for i, o := range opts {
+		out[i] = huh.NewOption(o.Value+" — "+o.Desc, o.Value)
+		for _, p := range picked {
+			if p == o.Value {
+				out[i] = out[i].Selected(true)
+			}
+		}
+	}
+	return out
+}
+
+// title shows the default in accessible mode, where the prompt is not
+// pre-filled with it: "Service name [orders]:".
+func (c *Console) title(title, def string) string {
+	if c.accessible() && def != "" {
+		return fmt.Sprintf("%s [%s]:", title, def)
+	}
+	return title
+}
+
+// run asks one field. In accessible mode the help goes on its own line
+// first, because huh's accessible prompts print the title, not the
+// description.
+func (c *Console) run(field huh.Field, title, help string) error {
+	form := huh.NewForm(huh.NewGroup(field)).WithInput(c.in).WithOutput(c.out)
+	if c.accessible() {
+		if help != "" {
+			fmt.Fprintln(c.out, help)
+		}
+		form = form.WithAccessible(true).WithTheme(huh.ThemeBase())
+	}
+	err := c.runForm(form)
+	switch {
+	case errors.Is(err, huh.ErrUserAborted):
+		return ErrAborted
+	case err != nil:
+		return err
+	case c.accessible() && c.lines.Ended():
+		return &generator.InputError{Field: "stdin", Msg: fmt.Sprintf("input ended at %q, before every answer was given: nothing written", title),
+			Fix: "give one answer per line (an empty line keeps the default), or pass --yes, flags or -f gsgen.yaml"}
+	}
+	return nil
+}
+
+// runForm runs form. A terminal form reads Ctrl+C as a key and returns
+// huh.ErrUserAborted. An accessible prompt reads whole lines, so on a
+// terminal Ctrl+C arrives as SIGINT instead; it ends the prompt the same way.
+// The prompt's read is then left blocked, which is fine: gsgen exits next.
+func (c *Console) runForm(form *huh.Form) error {
+	if !c.accessible() {
+		return form.Run()
+	}
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt)
+	defer signal.Stop(interrupt)
+	done := make(chan error, 1)
+	go func() { done <- form.Run() }()
+	select {
+	case err := <-done:
+		return err
+	case <-interrupt:
+		return huh.ErrUserAborted
+	}
+}
+
+// recap leaves the answer on screen: a terminal form clears itself when it
+// is done. Accessible prompts already show what was typed.
+func (c *Console) recap(title, value string) {
+	if !c.accessible() {
+		fmt.Fprintf(c.out, "%s: %s\n", title, value)
+	}
+}

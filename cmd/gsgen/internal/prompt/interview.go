@@ -1,0 +1,454 @@
+package prompt
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gsgen-dev/gsgen/generator"
+)
+
+// componentDescriptions is the one line shown beside each component.
+var componentDescriptions = map[generator.Component]string{
+	generator.HTTP:    "net/http server with /healthz, /readyz (503 once shutdown begins) and your routes",
+	generator.Outbox:  "outbox table and a relay that publishes committed rows to Kafka (Postgres, kafka-go)",
+	generator.Asynq:   "asynq task server on Redis, beside HTTP or in its own worker binary",
+	generator.Kafka:   "Kafka consumers in a consumer group: fetch, handle, commit (kafka-go)",
+	generator.Cleaner: "periodic delete of expired rows in small batches (needs outbox or kafka)",
+}
+
+var asynqModes = []Option{
+	{"inprocess", "srv.Start beside HTTP in one binary; main stops and drains it"},
+	{"dedicated", "its own worker binary and Deployment, with srv.Run"},
+}
+
+// Interview asks for every answer given leaves unanswered (zero), and only
+// the questions the chosen components need: name and module, components,
+// component settings, then the timeouts. It checks the ladder, asking again
+// for a number that collides, shows the budget, and returns the answers once
+// the user confirms writing them to dir. defaultName is offered as the name.
+//
+// Each answer is checked as it is typed by the generator's own validation
+// (generator.NewModel on the answers so far), so a prompt refuses exactly
+// what an answers file would.
+func Interview(ask Asker, given generator.Answers, dir, defaultName string) (generator.Answers, error) {
+	iv := &interview{ask: ask, a: given, defaultName: defaultName, asked: map[string]question{}}
+	if err := iv.checkGiven(); err != nil {
+		return generator.Answers{}, err
+	}
+	ask.Say("gsgen asks for what the flags did not give. Enter keeps the value offered; Ctrl+C stops, writing nothing.")
+	steps := []func() error{iv.service, iv.components, iv.checkGiven, iv.http, iv.outbox, iv.asynq, iv.consumers, iv.cleaners, iv.timeouts}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return generator.Answers{}, err
+		}
+	}
+	m, err := iv.fitLadder()
+	if err != nil {
+		return generator.Answers{}, err
+	}
+	ask.Say(fmt.Sprintf("Service %s (module %s): %s\n\nShutdown budget\n%s",
+		m.Name, m.Module, strings.Join(m.Answers.Components, ", "), m.Ladder.Table()))
+	ok, err := ask.Confirm("Write it to "+dir+"?", true)
+	switch {
+	case err != nil:
+		return generator.Answers{}, err
+	case !ok:
+		return generator.Answers{}, ErrDeclined
+	}
+	return iv.a, nil
+}
+
+type interview struct {
+	ask         Asker
+	a           generator.Answers   // what is known so far; zero is unanswered
+	defaultName string              // offered for the service name
+	asked       map[string]question // by answers path: only these may be asked again
+}
+
+// question is one answer typed as text.
+type question struct {
+	field string // answers path, as the generator's errors name it: "module", "timeouts.grace"
+	title string
+	help  string
+	def   string
+	set   func(a *generator.Answers, s string) error // parses s into a
+}
+
+// text asks q until the answer parses and the generator accepts it.
+func (iv *interview) text(q question) error {
+	s, err := iv.ask.Text(Text{Title: q.title, Help: q.help, Default: q.def, Check: func(s string) error {
+		candidate := clone(iv.a)
+		if err := q.set(&candidate, s); err != nil {
+			return err
+		}
+		return fieldError(candidate, q.field)
+	}})
+	if err != nil {
+		return err
+	}
+	iv.asked[q.field] = q
+	return q.set(&iv.a, s)
+}
+
+// fieldError is the generator's complaint about the answers, if it names
+// one of fields. Complaints about other answers wait for their own question;
+// the ladder is checked at the end.
+func fieldError(a generator.Answers, fields ...string) error {
+	_, err := generator.NewModel(a.WithDefaults())
+	var broken *generator.LadderError
+	var input *generator.InputError
+	if errors.As(err, &broken) || !errors.As(err, &input) || !slices.Contains(fields, input.Field) {
+		return nil
+	}
+	if input.Fix == "" {
+		return errors.New(input.Msg)
+	}
+	return errors.New(input.Msg + "; " + input.Fix)
+}
+
+// clone copies a, slices included, so a candidate answer is tried on the
+// copy without touching the interview's answers.
+func clone(a generator.Answers) generator.Answers {
+	a.Components = slices.Clone(a.Components)
+	a.Consumers = slices.Clone(a.Consumers)
+	a.Cleaners = slices.Clone(a.Cleaners)
+	return a
+}
+
+// checkGiven refuses a bad answer a flag gave before asking anything it
+// does not depend on: first thing, or once the components are chosen when
+// they were not given (--consumer is fine if kafka is picked next). The
+// questions fill every gap with something valid, so only the ladder, which
+// later answers can still fix, is left for the end.
+func (iv *interview) checkGiven() error {
+	if len(iv.a.Components) == 0 {
+		return nil
+	}
+	candidate := iv.defaults()
+	if iv.a.Name == "" {
+		candidate.Name = "service" // any valid name: the name is asked
+		candidate.Module = cmp.Or(iv.a.Module, generator.DefaultModule(candidate.Name))
+	}
+	_, err := generator.NewModel(candidate)
+	if errors.As(err, new(*generator.LadderError)) {
+		return nil
+	}
+	return err
+}
+
+func (iv *interview) has(c generator.Component) bool {
+	return slices.Contains(iv.a.Components, string(c))
+}
+
+// defaults is the answers so far with every gap filled: the values offered.
+func (iv *interview) defaults() generator.Answers { return clone(iv.a).WithDefaults() }
+
+func (iv *interview) service() error {
+	if iv.a.Name == "" {
+		err := iv.text(question{field: "name", title: "Service name", def: iv.defaultName,
+			help: "names the binary, the Go package and the Kubernetes objects: lower case, digits and '-'",
+			set:  func(a *generator.Answers, s string) error { a.Name = s; return nil }})
+		if err != nil {
+			return err
+		}
+	}
+	if iv.a.Module == "" {
+		return iv.text(question{field: "module", title: "Go module path", def: generator.DefaultModule(iv.a.Name),
+			help: "the module line of go.mod, e.g. github.com/you/" + iv.a.Name,
+			set:  func(a *generator.Answers, s string) error { a.Module = s; return nil }})
+	}
+	return nil
+}
+
+func (iv *interview) components() error {
+	if len(iv.a.Components) > 0 {
+		return nil
+	}
+	var opts []Option
+	for _, c := range generator.AllComponents {
+		opts = append(opts, Option{string(c), componentDescriptions[c]})
+	}
+	picked, err := iv.ask.ChooseMany(Choice{Title: "Components", Options: opts,
+		Help: "the parts of the service; main.go starts them in order and stops them in reverse",
+		Check: func(p []string) error {
+			if len(p) == 0 {
+				return errors.New("choose at least one component")
+			}
+			candidate := clone(iv.a)
+			candidate.Components = p
+			return fieldError(candidate, "components", "cleaners")
+		}}, []string{generator.DefaultComponents})
+	iv.a.Components = picked
+	return err
+}
+
+func (iv *interview) http() error {
+	if !iv.has(generator.HTTP) || iv.a.HTTP.Port != 0 {
+		return nil
+	}
+	return iv.text(question{field: "http.port", title: "HTTP port", def: strconv.Itoa(generator.DefaultHTTPPort),
+		help: "the port the HTTP server listens on",
+		set:  func(a *generator.Answers, s string) error { return parseCount(s, &a.HTTP.Port) }})
+}
+
+func (iv *interview) outbox() error {
+	if !iv.has(generator.Outbox) {
+		return nil
+	}
+	o, def := &iv.a.Outbox, iv.defaults().Outbox
+	qs := []struct {
+		unanswered bool
+		q          question
+	}{
+		{o.Topic == "", question{field: "outbox.topic", title: "Outbox topic", def: def.Topic,
+			help: "the Kafka topic the relay publishes the example event to",
+			set:  func(a *generator.Answers, s string) error { a.Outbox.Topic = s; return nil }}},
+		{o.BatchSize == 0, question{field: "outbox.batch_size", title: "Outbox batch size", def: strconv.Itoa(def.BatchSize),
+			help: "rows locked, published and marked per batch; small batches fit the drain budget",
+			set:  func(a *generator.Answers, s string) error { return parseCount(s, &a.Outbox.BatchSize) }}},
+		{o.PollInterval == 0, question{field: "outbox.poll_interval", title: "Outbox poll interval", def: def.PollInterval.String(),
+			help: "pause between batches when there is no backlog",
+			set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Outbox.PollInterval) }}},
+	}
+	for _, q := range qs {
+		if q.unanswered {
+			if err := iv.text(q.q); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (iv *interview) asynq() error {
+	if !iv.has(generator.Asynq) || iv.a.Asynq.Mode != "" {
+		return nil
+	}
+	mode, err := iv.ask.ChooseOne(Choice{Title: "asynq mode", Options: asynqModes,
+		Help: "where the asynq server runs"}, iv.defaults().Asynq.Mode)
+	iv.a.Asynq.Mode = mode
+	return err
+}
+
+// consumers asks for each Kafka consumer's name and topic until the user
+// has no more.
+func (iv *interview) consumers() error {
+	if !iv.has(generator.Kafka) || iv.a.Consumers != nil {
+		return nil
+	}
+	first := iv.defaults().Consumers[0] // the consumer gsgen adds when none is named
+	for i := 0; ; i++ {
+		def := ""
+		if i == 0 {
+			def = first.Name
+		}
+		err := iv.text(question{field: fmt.Sprintf("kafka[%d].name", i), title: fmt.Sprintf("Kafka consumer %d name", i+1), def: def,
+			help: "names its Run loop, files and env vars (KAFKA_<NAME>_...); lower case, digits and '-'",
+			set: func(a *generator.Answers, s string) error {
+				a.Consumers = append(a.Consumers[:i:i], generator.ConsumerAnswers{Name: s})
+				return nil
+			}})
+		if err != nil {
+			return err
+		}
+		topic := iv.a.Consumers[i].Name // a consumer of its own topic by default,
+		if iv.has(generator.Outbox) {
+			topic = iv.defaults().Outbox.Topic // or of what the relay publishes
+		}
+		err = iv.text(question{field: fmt.Sprintf("kafka[%d].topic", i), title: fmt.Sprintf("Kafka consumer %d topic", i+1), def: topic,
+			help: "the topic it reads in its consumer group",
+			set:  func(a *generator.Answers, s string) error { a.Consumers[i].Topic = s; return nil }})
+		if err != nil {
+			return err
+		}
+		more, err := iv.ask.Confirm("Add another Kafka consumer?", false)
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+// cleaners asks for the name and retention of each cleaner the components
+// bring (one per gsgen table).
+func (iv *interview) cleaners() error {
+	if !iv.has(generator.Cleaner) || iv.a.Cleaners != nil {
+		return nil
+	}
+	iv.a.Cleaners = iv.defaults().Cleaners
+	for i, c := range iv.a.Cleaners {
+		what := fmt.Sprintf("Cleaner of %s rows", c.Table)
+		qs := []question{
+			{field: fmt.Sprintf("cleaners[%d].name", i), title: what + ": name", def: c.Name,
+				help: fmt.Sprintf("deletes %s rows whose %s is older than the retention", c.Table, c.Column),
+				set:  func(a *generator.Answers, s string) error { a.Cleaners[i].Name = s; return nil }},
+			{field: fmt.Sprintf("cleaners[%d].retention", i), title: what + ": retention", def: c.Retention.String(),
+				help: "how long rows are kept, e.g. 168h for a week",
+				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},
+		}
+		for _, q := range qs {
+			if err := iv.text(q); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// timeouts asks for the timeouts the chosen components use, in the order
+// of the shutdown (the ladder's phases), each bound right after the drain
+// it must fit in, and the grace period last, when the worst case is known.
+func (iv *interview) timeouts() error {
+	l, err := iv.ladder()
+	if err != nil {
+		return err
+	}
+	iv.ask.Say("Shutdown timeouts. On SIGTERM the service waits out preStop, drains its parts in parallel,\n" +
+		"closes what they used, and must be done, with a margin, before SIGKILL at the grace period.")
+	for _, p := range l.Phases() {
+		if p.Key == "" {
+			continue // slack: derived, not an answer
+		}
+		if err := iv.duration("timeouts."+p.Key, p.Name, usage(p.Key)); err != nil {
+			return err
+		}
+		for _, b := range l.Inner {
+			if b.LimitKey == p.Key {
+				help := fmt.Sprintf("must not exceed %s: otherwise %s", b.LimitName, b.Why)
+				if err := iv.duration(b.Field, b.Name, help); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if l, err = iv.ladder(); err != nil {
+		return err
+	}
+	return iv.duration("timeouts.grace", "grace period", fmt.Sprintf("%s; preStop + longest drain + close + margin = %s",
+		usage("grace"), generator.Seconds(l.Worst())))
+}
+
+// duration asks for the timeout at field unless it was given or cannot be
+// asked (a consumer's handler timeout keeps its default).
+func (iv *interview) duration(field, title, help string) error {
+	at := durationAt(&iv.a, field)
+	if at == nil || *at != 0 {
+		return nil
+	}
+	def := iv.defaults()
+	return iv.text(question{field: field, title: title, help: help, def: durationAt(&def, field).String(),
+		set: func(a *generator.Answers, s string) error { return parseDuration(s, durationAt(a, field)) }})
+}
+
+// durationAt is the timeout answer at an answers path, nil if it is not one
+// the interview asks.
+func durationAt(a *generator.Answers, field string) *generator.Duration {
+	if field == "outbox.batch_timeout" {
+		return &a.Outbox.BatchTimeout
+	}
+	key, _ := strings.CutPrefix(field, "timeouts.")
+	for _, t := range generator.TimeoutFields {
+		if t.Key == key {
+			return t.Of(&a.Timeouts)
+		}
+	}
+	return nil
+}
+
+func usage(key string) string {
+	for _, t := range generator.TimeoutFields {
+		if t.Key == key {
+			return t.Usage
+		}
+	}
+	return ""
+}
+
+// ladder is the budget of the answers so far, broken or not.
+func (iv *interview) ladder() (generator.Ladder, error) {
+	m, err := generator.NewModel(iv.defaults())
+	var broken *generator.LadderError
+	if errors.As(err, &broken) {
+		return broken.Ladder, nil
+	}
+	if err != nil {
+		return generator.Ladder{}, err
+	}
+	return m.Ladder, nil
+}
+
+// fitLadder validates the whole answers. While the ladder breaks, it says
+// which numbers collide and asks again for one of them that the user
+// answered here, offering a value that fits.
+func (iv *interview) fitLadder() (*generator.Model, error) {
+	for {
+		m, err := generator.NewModel(iv.defaults())
+		var broken *generator.LadderError
+		if !errors.As(err, &broken) {
+			return m, err
+		}
+		q, fits, ok := iv.refit(broken)
+		if !ok {
+			return nil, err // only flags gave the numbers that collide
+		}
+		iv.ask.Say("The timeouts do not fit: " + broken.Error())
+		q.def = generator.Seconds(fits)
+		if err := iv.text(q); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// refit picks the question to ask again for a broken ladder and a value
+// that fits: the number the error names, or else the one it collides with.
+func (iv *interview) refit(broken *generator.LadderError) (question, time.Duration, bool) {
+	l, field := broken.Ladder, broken.Err.Field
+	if field == "timeouts.grace" {
+		if q, ok := iv.asked[field]; ok {
+			return q, (l.Worst() + time.Second - 1).Truncate(time.Second), true // whole seconds, rounded up
+		}
+		longest := l.LongestDrain()
+		q, ok := iv.asked["timeouts."+longest.Key]
+		fits := l.Grace - l.PreStop - l.Close - l.Margin
+		return q, fits, ok && fits >= time.Second
+	}
+	for _, b := range l.Inner {
+		if b.Field != field {
+			continue
+		}
+		if q, ok := iv.asked[b.Field]; ok {
+			return q, b.Limit, true
+		}
+		q, ok := iv.asked["timeouts."+b.LimitKey]
+		return q, b.D, ok
+	}
+	return question{}, 0, false
+}
+
+func parseDuration(s string, into *generator.Duration) error {
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not a duration; write it in Go syntax, e.g. 25s, 1m30s or 500ms", s)
+	case d <= 0:
+		return fmt.Errorf("%s must be positive", s)
+	}
+	*into = generator.Duration(d)
+	return nil
+}
+
+func parseCount(s string, into *int) error {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q is not a whole number", s)
+	case n <= 0:
+		return fmt.Errorf("%d must be positive", n)
+	}
+	*into = n
+	return nil
+}
