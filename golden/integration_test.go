@@ -33,23 +33,34 @@ func TestIntegration(t *testing.T) {
 	for _, overlay := range overlays {
 		name := filepath.Base(overlay)
 		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), name)
-			if err := os.CopyFS(dir, os.DirFS(name)); err != nil {
-				t.Fatalf("copying golden/%s: %v", name, err)
-			}
-			if err := os.CopyFS(dir, os.DirFS(overlay)); err != nil && !os.IsExist(err) {
-				t.Fatalf("laying %s over it: %v", overlay, err)
-			}
-			args := []string{"mod", "edit"}
-			for _, r := range requires {
-				args = append(args, "-require="+r)
-			}
-			goCmd(t, dir, args...)
-			goCmd(t, dir, "mod", "tidy")
+			dir := serviceWithOverlay(t, name, overlay, requires)
 			out := goCmd(t, dir, "test", "-count=1", "-v", "./...")
 			t.Log(out)
 		})
 	}
+}
+
+// serviceWithOverlay copies golden/<preset> to a temporary directory, lays
+// the files of overlay (test or benchmark files) over it, and adds the
+// test-only requirements, so they run against the generated code.
+func serviceWithOverlay(t *testing.T, preset, overlay string, requires []string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), preset)
+	if err := os.CopyFS(dir, os.DirFS(preset)); err != nil {
+		t.Fatalf("copying golden/%s: %v", preset, err)
+	}
+	// CopyFS never overwrites: an overlay file that collides with one of
+	// the service's is a mistake in the overlay.
+	if err := os.CopyFS(dir, os.DirFS(overlay)); err != nil {
+		t.Fatalf("laying %s over it: %v", overlay, err)
+	}
+	args := []string{"mod", "edit"}
+	for _, r := range requires {
+		args = append(args, "-require="+r)
+	}
+	goCmd(t, dir, args...)
+	goCmd(t, dir, "mod", "tidy")
+	return dir
 }
 
 // testRequirements are gsgen's own pins of the modules the overlays use.

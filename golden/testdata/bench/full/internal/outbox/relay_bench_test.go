@@ -1,0 +1,136 @@
+package outbox
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/segmentio/kafka-go"
+
+	"example.com/orders/internal/benchtest"
+)
+
+const (
+	benchTopic      = "events"
+	benchPartitions = 10
+	benchAggregates = 100 // distinct keys, spread over the partitions by the writer's hash
+	// benchBatchTimeout is OUTBOX_BATCH_TIMEOUT's default: it sets the writer's
+	// write timeout and retries, as in main.
+	benchBatchTimeout = 10 * time.Second
+)
+
+// benchPayload is the size of a small JSON event.
+var benchPayload = []byte(`{"order_id":"order-000042","customer_id":"customer-7","total":1999,"currency":"EUR","items":3}`)
+
+// BenchmarkRelay measures how fast the relay empties a backlog of events,
+// Postgres to Kafka, for batch sizes 50 (the default), 200 and 500, next to
+// the rate of a raw kafka-go writer, set up as the relay's (NewWriter), that
+// writes the same messages in calls of the same size to the same brokers in
+// the same run. Each iteration times both over one backlog:
+//
+//	raw-events/s    WriteMessages alone
+//	relay-events/s  the relay's batches: lock, publish, mark dispatched, commit
+//	relay/raw-%     the ratio of the two
+//	ms/batch        one relay batch, to set against WORKER_DRAIN_TIMEOUT
+//
+// The relay runs drain, what Run does on each tick, so the poll interval
+// does not count; inserting the backlog is not timed.
+func BenchmarkRelay(b *testing.B) {
+	_, pool := benchtest.Postgres(b, "../../db/migrations")
+	brokers := benchtest.Kafka(b, benchTopic, benchPartitions)
+	events := 10000
+	if testing.Short() {
+		events = 1000
+	}
+	for _, size := range []int{50, 200, 500} {
+		b.Run(fmt.Sprintf("batch=%d", size), func(b *testing.B) {
+			raw := NewWriter(brokers, size, benchBatchTimeout)
+			defer raw.Close()
+			relayWriter := NewWriter(brokers, size, benchBatchTimeout)
+			defer relayWriter.Close()
+			relay := NewRelay(pool, relayWriter, Config{
+				BatchSize:    size,
+				PollInterval: time.Second,
+				BatchTimeout: benchBatchTimeout,
+				Ordered:      true, // the default
+			}, slog.New(slog.NewTextHandler(b.Output(), nil)))
+
+			var rawTime, relayTime time.Duration
+			for b.Loop() {
+				rawTime += writeRaw(b, raw, events, size)
+				storeBacklog(b, pool, events)
+				start := time.Now()
+				relay.drain(context.Background())
+				relayTime += time.Since(start)
+				if n := pending(b, pool); n != 0 {
+					b.Fatalf("the relay stopped with %d of %d events pending (its error is logged above)", n, events)
+				}
+			}
+			total := float64(events * b.N)
+			rawRate := total / rawTime.Seconds()
+			relayRate := total / relayTime.Seconds()
+			b.ReportMetric(0, "ns/op") // an iteration also inserts the backlog: not a figure
+			b.ReportMetric(rawRate, "raw-events/s")
+			b.ReportMetric(relayRate, "relay-events/s")
+			b.ReportMetric(100*relayRate/rawRate, "relay/raw-%")
+			b.ReportMetric(1000*relayTime.Seconds()/(total/float64(size)), "ms/batch")
+		})
+	}
+}
+
+// writeRaw writes events messages shaped like the relay's (key, payload,
+// event id header) in calls of size messages, and returns how long the calls took.
+func writeRaw(b *testing.B, w *kafka.Writer, events, size int) time.Duration {
+	b.Helper()
+	msgs := make([]kafka.Message, events)
+	for i := range msgs {
+		msgs[i] = kafka.Message{
+			Topic:   benchTopic,
+			Key:     fmt.Appendf(nil, "agg-%d", i%benchAggregates),
+			Value:   benchPayload,
+			Headers: []kafka.Header{{Key: EventIDHeader, Value: []byte(rand.Text())}},
+		}
+	}
+	start := time.Now()
+	for i := 0; i < events; i += size {
+		if err := w.WriteMessages(context.Background(), msgs[i:min(i+size, events)]...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return time.Since(start)
+}
+
+// storeBacklog empties outbox_event and stores events pending rows with COPY.
+func storeBacklog(b *testing.B, pool *pgxpool.Pool, events int) {
+	b.Helper()
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, "TRUNCATE outbox_event"); err != nil {
+		b.Fatal(err)
+	}
+	rows := make([][]any, events)
+	for i := range rows {
+		rows[i] = []any{fmt.Sprintf("agg-%d", i%benchAggregates), benchTopic, benchPayload}
+	}
+	_, err := pool.CopyFrom(ctx, pgx.Identifier{"outbox_event"}, []string{"aggregate_id", "topic", "payload"}, pgx.CopyFromRows(rows))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Fresh statistics, as autovacuum would have after a real backlog built up.
+	if _, err := pool.Exec(ctx, "ANALYZE outbox_event"); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func pending(b *testing.B, pool *pgxpool.Pool) int {
+	b.Helper()
+	var n int
+	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM outbox_event WHERE dispatched_at IS NULL").Scan(&n); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
