@@ -31,6 +31,9 @@ func (e *HandEditError) Unwrap() error { return &e.InputError }
 //     their component is removed;
 //   - go.mod and go.sum are merged, keeping the user's own requirements.
 func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
+	if err := checkWritable(s.Dir); err != nil {
+		return nil, nil, err
+	}
 	m, files, err := GenerateWith(a, s.UserSQL)
 	if err != nil {
 		return nil, nil, err

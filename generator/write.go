@@ -44,6 +44,9 @@ func DiffTarget(dir string, files Rendered, force bool) (Changes, error) {
 		return nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s exists and is not empty", dir),
 			Fix: "choose a new directory, or pass --force to write into it (files you own are never overwritten)"}
 	}
+	if err := checkWritable(dir); err != nil {
+		return nil, err
+	}
 	out := make(Changes, 0, len(files))
 	for _, f := range files {
 		target := filepath.Join(dir, filepath.FromSlash(f.Path))
@@ -223,4 +226,27 @@ func mkdirAllTracked(dir string) (undo func(), err error) {
 		return func() {}, err
 	}
 	return undo, nil
+}
+
+// checkWritable finds out before anything is written whether gsgen can
+// create files where dir is (or will be): in the directory itself, or in
+// the nearest parent that exists.
+func checkWritable(dir string) error {
+	existing := dir
+	for {
+		if _, err := os.Stat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			break
+		}
+		existing = parent
+	}
+	probe, err := os.MkdirTemp(existing, ".gsgen-probe-*")
+	if err != nil {
+		return &InputError{Field: "DIR", Msg: fmt.Sprintf("cannot write in %s: %v", existing, errors.Unwrap(err)),
+			Fix: "choose a directory you can write to, or fix its permissions"}
+	}
+	return os.Remove(probe)
 }
