@@ -60,14 +60,15 @@ var (
 	// workerService runs the outbox relay without HTTP handlers or asynq: no Redis.
 	workerService = &variant{name: "worker", preset: "worker"}
 	fullService   = &variant{name: "full", preset: "full", additions: []string{"httpapi", "tasks"}}
-	// fullShortAsynq is the full preset with --task-timeout 1s --asynq-shutdown 2s.
+	// fullShortAsynq is the full preset with --task-timeout 1s --asynq-shutdown 5s.
 	// The golden one cannot be given a shorter ASYNQ_SHUTDOWN_TIMEOUT than its
-	// task timeout (20s): config.Load refuses it. A task longer than the
-	// shutdown timeout would make that scenario take most of a minute.
+	// task timeout (20s): config.Load refuses it, and a task held past 25s
+	// would make that scenario take most of a minute. 5s leaves a busy
+	// machine ample time to release the short task during the drain.
 	fullShortAsynq = &variant{name: "full-short-asynq", preset: "full", additions: []string{"httpapi", "tasks"},
 		answers: func(a *generator.Answers) {
 			a.Timeouts.TaskTimeout = generator.Duration(time.Second)
-			a.Timeouts.AsynqShutdown = generator.Duration(2 * time.Second)
+			a.Timeouts.AsynqShutdown = generator.Duration(5 * time.Second)
 		}}
 )
 
@@ -80,7 +81,7 @@ type addition struct {
 
 var additions = map[string]addition{
 	"httpapi": {"internal/httpapi/routes.go", `mux.HandleFunc("GET /hello/{name}", hello)`, `mux.HandleFunc("GET /e2e/slow", e2eSlow(deps.Logger))`},
-	"tasks":   {"internal/tasks/example.go", `mux.HandleFunc(TypeWelcomeEmail, h.HandleWelcomeEmail)`, `mux.HandleFunc(TypeE2ESleep, h.HandleE2ESleep)`},
+	"tasks":   {"internal/tasks/example.go", `mux.HandleFunc(TypeWelcomeEmail, h.HandleWelcomeEmail)`, `mux.HandleFunc(TypeE2EHold, h.HandleE2EHold)`},
 }
 
 // build returns the variant's source directory and binary, building them on
@@ -104,7 +105,7 @@ func (v *variant) build(t *testing.T) (dir, bin string) {
 			return
 		}
 		v.bin = filepath.Join(buildRoot, v.name+".bin")
-		cmd := exec.Command("go", "build", "-o", v.bin, "./cmd/"+filepath.Base(cmds[0]))
+		cmd := exec.Command("go", "build", "-trimpath", "-o", v.bin, "./cmd/"+filepath.Base(cmds[0]))
 		cmd.Dir = v.dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			v.err = fmt.Errorf("go build in %s: %v\n%s", v.dir, err, out)

@@ -3,9 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"maps"
 	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,72 +21,35 @@ type position struct {
 	offset    int64
 }
 
-// producer writes messages to the outbox topic continuously, as another
-// service would, each with its own event id, and remembers where each landed.
-type producer struct {
-	stop, done chan struct{}
-	// mu is held from sending a batch until its positions are recorded, so
-	// positions never misses a message that is already in the topic.
-	mu     sync.Mutex
-	placed map[string]position // by event id
-	err    error
-}
-
-func produceEvents(t *testing.T, brokers string) *producer {
-	cl := kafkaClient(t, brokers, kgo.DefaultProduceTopic(outboxTopic), kgo.ProducerLinger(0))
-	p := &producer{stop: make(chan struct{}), done: make(chan struct{}), placed: map[string]position{}}
-	go func() {
-		defer close(p.done)
-		defer cl.Close()
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for n := 0; ; {
-			select {
-			case <-p.stop:
-				return
-			case <-tick.C:
-			}
-			var batch []*kgo.Record
-			for range 10 {
-				n++
-				batch = append(batch, &kgo.Record{
-					Key:     fmt.Appendf(nil, "agg-%d", n%aggregates),
-					Value:   strconv.AppendInt(nil, int64(n), 10),
-					Headers: []kgo.RecordHeader{{Key: "event_id", Value: fmt.Appendf(nil, "e2e-%d", n)}},
-				})
-			}
-			p.mu.Lock()
-			results := cl.ProduceSync(context.Background(), batch...)
-			for _, r := range results {
-				if r.Err == nil {
-					p.placed[string(r.Record.Headers[0].Value)] = position{r.Record.Partition, r.Record.Offset}
-				}
-			}
-			p.mu.Unlock()
-			if p.err = results.FirstErr(); p.err != nil {
-				return
-			}
-		}
-	}()
-	return p
-}
-
-// positions returns where every message in the topic so far landed.
-func (p *producer) positions() map[string]position {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return maps.Clone(p.placed)
-}
-
-// finish stops producing and returns where each message landed.
-func (p *producer) finish(t *testing.T) map[string]position {
+// produceEvents writes n messages to the outbox topic, as another service
+// would, each with its own event id, spread over the aggregates, and returns
+// where each landed (by event id). It returns once all are in the topic.
+func produceEvents(t *testing.T, brokers string, n int) map[string]position {
 	t.Helper()
-	close(p.stop)
-	<-p.done
-	if p.err != nil {
-		t.Fatalf("producing: %v", p.err)
+	cl := kafkaClient(t, brokers, kgo.DefaultProduceTopic(outboxTopic), kgo.ProducerLinger(0))
+	defer cl.Close()
+	placed := map[string]position{}
+	const perCall = 100
+	for sent := 0; sent < n; {
+		var batch []*kgo.Record
+		for ; len(batch) < perCall && sent < n; sent++ {
+			batch = append(batch, &kgo.Record{
+				Key:     fmt.Appendf(nil, "agg-%d", sent%aggregates),
+				Value:   strconv.AppendInt(nil, int64(sent), 10),
+				Headers: []kgo.RecordHeader{{Key: "event_id", Value: fmt.Appendf(nil, "e2e-%d", sent)}},
+			})
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), hang)
+		results := cl.ProduceSync(ctx, batch...)
+		cancel()
+		if err := results.FirstErr(); err != nil {
+			t.Fatalf("producing: %v", err)
+		}
+		for _, r := range results {
+			placed[string(r.Record.Headers[0].Value)] = position{r.Record.Partition, r.Record.Offset}
+		}
 	}
-	return p.placed
+	return placed
 }
 
 // processedEvents returns the event ids the consumer has recorded as handled.
@@ -113,47 +74,48 @@ func processedEvents(t *testing.T, pool *pgxpool.Pool) map[string]bool {
 	return out
 }
 
-// waitProcessed waits until the consumer has handled at least n events.
+// waitProcessed waits until the consumer has handled at least n events;
+// every event handled is progress.
 func waitProcessed(t *testing.T, pool *pgxpool.Pool, n int) {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for {
+	waitCount(t, "events handled by the consumer", n, func() int {
 		var got int
 		if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM processed_event").Scan(&got); err != nil {
 			t.Fatal(err)
 		}
-		if got >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the consumer handled %d of %d events within %v", got, n, patience)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return got
+	})
 }
 
-// Scenario 6: SIGTERM while messages stream in, several times over; each
-// restarted consumer resumes right after the offsets the last one committed,
-// and in the end every message has been handled at least once.
+// Scenario 6: SIGTERM while the consumer works through a backlog, several
+// times over; each restarted consumer resumes right after the offsets the
+// last one committed, and in the end every message has been handled at least
+// once. The backlog is a fixed number of messages, produced up front: the
+// test waits on how many are handled, never on how fast.
 func TestConsumerResumesAfterCommit(t *testing.T) {
 	e2eOnly(t)
 	const (
 		trials   = 5   // SIGTERMs mid-stream
 		perTrial = 200 // messages each process handles before its SIGTERM
+		// Three times what the trials handle, so each SIGTERM comes with
+		// messages still waiting, however fast the consumer is.
+		backlog = 3 * trials * perTrial
 	)
 	rig := newFullRig(t, fullService)
-	prod := produceEvents(t, rig.brokers)
+	placed := produceEvents(t, rig.brokers, backlog)
 	committed := map[int32]int64{} // by the processes so far
 	var redelivered int
 	var shutdowns []time.Duration
-	// run starts a consumer, lets it work until the database holds handled
-	// events, and checks that it did not re-read below the committed offsets.
+	// run starts a consumer and lets it work until the database holds
+	// handled events.
 	run := func(name string, handled int) *service {
 		svc := rig.start(name, nil)
 		waitProcessed(t, rig.pool, handled)
 		return svc
 	}
-	checkResumed := func(svc *service, before map[int32]int64, placed map[string]position) {
+	// checkResumed checks that the process did not re-read below the offsets
+	// committed before it started.
+	checkResumed := func(svc *service, before map[int32]int64) {
 		for _, l := range svc.logs.all() {
 			if l.str("msg") != "event already processed" {
 				continue
@@ -175,9 +137,11 @@ func TestConsumerResumesAfterCommit(t *testing.T) {
 
 		// What the processes handled is exactly what they committed: the
 		// message in hand at SIGTERM was finished and its offset committed.
-		placed := prod.positions()
 		committed = committedOffsets(t, rig.brokers, consumerGroup, outboxTopic)
 		handled := processedEvents(t, rig.pool)
+		if len(handled) >= backlog {
+			t.Fatalf("after %s: all %d messages handled before the SIGTERM; the backlog is too small to stop mid-stream", svc.name, backlog)
+		}
 		for id, at := range placed {
 			below := at.offset < committed[at.partition]
 			switch {
@@ -187,16 +151,15 @@ func TestConsumerResumesAfterCommit(t *testing.T) {
 				t.Errorf("after %s: event %s at %d/%d was handled but its offset is not committed (%d): it comes back after a restart", svc.name, id, at.partition, at.offset, committed[at.partition])
 			}
 		}
-		checkResumed(svc, before, placed)
+		checkResumed(svc, before)
 		if t.Failed() {
 			t.FailNow()
 		}
 	}
 
-	placed := prod.finish(t)
 	last := run("consumer, last", len(placed))
 	last.stop()
-	checkResumed(last, committed, placed)
+	checkResumed(last, committed)
 	handled := processedEvents(t, rig.pool)
 	for id := range placed {
 		if !handled[id] {

@@ -40,7 +40,7 @@ func httpDrain(t *testing.T, svc *service) {
 		}
 	}
 
-	client := &http.Client{Timeout: patience, Transport: &http.Transport{MaxIdleConnsPerHost: inFlight}}
+	client := &http.Client{Timeout: hang, Transport: &http.Transport{MaxIdleConnsPerHost: inFlight}}
 	results := make(chan response, inFlight)
 	for i := range inFlight {
 		go func() { results <- get(client, fmt.Sprintf("%s/e2e/slow?for=%v&id=%d", base, hold, i)) }()

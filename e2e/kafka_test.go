@@ -42,8 +42,8 @@ func (s *slowBroker) waitHeld(t *testing.T) {
 	t.Helper()
 	select {
 	case <-s.held:
-	case <-time.After(patience):
-		t.Fatalf("no Produce request reached the broker within %v", patience)
+	case <-time.After(hang):
+		t.Fatalf("no Produce request reached the broker within %v", hang)
 	}
 }
 
@@ -62,7 +62,7 @@ func readTopic(t *testing.T, brokers, topic string) []*kgo.Record {
 	cl := kafkaClient(t, brokers, kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(100*time.Millisecond))
 	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
 	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topic)
 	if err == nil {
@@ -81,7 +81,7 @@ func readTopic(t *testing.T, brokers, topic string) []*kgo.Record {
 	for !reached() {
 		fetches := cl.PollFetches(ctx)
 		if err := ctx.Err(); err != nil {
-			t.Fatalf("reading %s: %d records within %v, not all", topic, len(recs), patience)
+			t.Fatalf("reading %s: %d records within %v, not all", topic, len(recs), hang)
 		}
 		fetches.EachError(func(topic string, p int32, err error) { t.Fatalf("reading %s/%d: %v", topic, p, err) })
 		fetches.EachRecord(func(r *kgo.Record) {
@@ -100,7 +100,7 @@ func committedOffsets(t *testing.T, brokers, group, topic string) map[int32]int6
 	t.Helper()
 	cl := kafkaClient(t, brokers)
 	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
 	offsets, err := kadm.NewClient(cl).FetchOffsets(ctx, group)
 	if err == nil {

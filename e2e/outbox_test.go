@@ -66,23 +66,24 @@ func (r *relayRig) start(name, brokers string) *service {
 	})
 }
 
-// waitDispatched waits until no outbox row is pending.
+// waitDispatched waits until every outbox row is dispatched. Call it once
+// the inserts have finished; each dispatched row is progress.
 func (r *relayRig) waitDispatched() {
 	r.t.Helper()
-	deadline := time.Now().Add(patience)
-	for {
-		var pending int
-		if err := r.pool.QueryRow(context.Background(), "SELECT count(*) FROM outbox_event WHERE dispatched_at IS NULL").Scan(&pending); err != nil {
-			r.t.Fatal(err)
-		}
-		if pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("%d outbox rows still pending after %v", pending, patience)
-		}
-		time.Sleep(20 * time.Millisecond)
+	total := r.count("SELECT count(*) FROM outbox_event")
+	waitCount(r.t, "outbox rows dispatched", total, func() int {
+		return r.count("SELECT count(*) FROM outbox_event WHERE dispatched_at IS NOT NULL")
+	})
+}
+
+// count runs a SELECT count(*) query.
+func (r *relayRig) count(query string) int {
+	r.t.Helper()
+	var n int
+	if err := r.pool.QueryRow(context.Background(), query).Scan(&n); err != nil {
+		r.t.Fatal(err)
 	}
+	return n
 }
 
 // inserter stores outbox events continuously, the way business code does:
@@ -313,10 +314,15 @@ func TestOutboxTwoReplicas(t *testing.T) {
 		in := insertEvents(rig.pool)
 		old := rig.start(fmt.Sprintf("relay trial %d, old replica", i), brokers)
 		replacement := rig.start(fmt.Sprintf("relay trial %d, new replica", i), brokers)
-		time.Sleep(time.Second) // both replicas at work
+		// Both replicas at work: each has published batches while the other
+		// was running (the advisory lock lets one publish at a time).
+		waitCount(t, "batches published by the old replica", 2, func() int { return batches(old) })
+		waitCount(t, "batches published by the new replica", 2, func() int { return batches(replacement) })
 		old.stop()
 		slow.on.Store(false)
-		time.Sleep(200 * time.Millisecond) // the new replica alone, inserts still coming
+		// The new replica alone, inserts still coming.
+		alone := batches(replacement)
+		waitCount(t, "batches published by the new replica alone", alone+2, func() int { return batches(replacement) })
 		in.finish(t)
 		rig.waitDispatched()
 		replacement.stop()

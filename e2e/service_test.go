@@ -14,9 +14,12 @@ import (
 	"time"
 )
 
-// patience bounds every wait for something that should happen soon. Waits
-// return as soon as the thing happens; only a failure waits this long.
-const patience = 20 * time.Second
+// hang bounds a wait in which nothing moves. Every wait returns as soon as
+// what it waits for happens, and most restart their clock whenever progress
+// is made (a log line, a row), so a busy machine only makes a test slower:
+// only a test that is really stuck waits this long, and then it reports
+// what it saw.
+const hang = 3 * time.Minute
 
 // service is one process of a generated service.
 type service struct {
@@ -85,16 +88,17 @@ func (s *service) signal(sig syscall.Signal) time.Time {
 }
 
 // wait returns the exit code once the process has ended; it kills the
-// process and fails the test if that takes longer than patience.
+// process and fails the test if that takes longer than hang (a shutdown is
+// bounded by the service's own budget, far below it).
 func (s *service) wait() int {
 	s.t.Helper()
 	select {
 	case <-s.exited:
 		return s.code
-	case <-time.After(patience):
+	case <-time.After(hang):
 		s.cmd.Process.Kill()
 		<-s.exited
-		s.t.Fatalf("%s did not exit within %v; killed", s.name, patience)
+		s.t.Fatalf("%s did not exit within %v; killed. Its log:\n%s", s.name, hang, s.logs)
 		return -1
 	}
 }
@@ -109,16 +113,17 @@ func (s *service) stop() {
 }
 
 // waitLog returns the first log line that matches, waiting for it; it fails
-// the test if the process ends or patience runs out first.
+// the test if the process ends first, or logs nothing at all for hang.
 func (s *service) waitLog(match func(logLine) bool) logLine {
 	s.t.Helper()
 	return s.waitLogs(1, match)[0]
 }
 
-// waitLogs waits until n lines match and returns them.
+// waitLogs waits until n lines match and returns them. The process logging
+// anything counts as progress; it fails when the process exits first or logs
+// nothing for hang.
 func (s *service) waitLogs(n int, match func(logLine) bool) []logLine {
 	s.t.Helper()
-	deadline := time.After(patience)
 	for {
 		lines, changed := s.logs.matching(match)
 		if len(lines) >= n {
@@ -131,9 +136,29 @@ func (s *service) waitLogs(n int, match func(logLine) bool) []logLine {
 				return lines
 			}
 			s.t.Fatalf("%s exited %d before logging %d matching lines (got %d)", s.name, s.code, n, len(lines))
-		case <-deadline:
-			s.t.Fatalf("%s logged %d of %d matching lines within %v", s.name, len(lines), n, patience)
+		case <-time.After(hang):
+			s.t.Fatalf("%s logged nothing for %v, with %d of %d matching lines", s.name, hang, len(lines), n)
 		}
+	}
+}
+
+// waitCount waits until count() reaches want. count going up is progress:
+// it gives up only when count has not moved for hang, and says how far it
+// got. what names the count for that message ("events handled").
+func waitCount(t *testing.T, what string, want int, count func() int) {
+	t.Helper()
+	last, since := -1, time.Now()
+	for {
+		got := count()
+		if got >= want {
+			return
+		}
+		if got != last {
+			last, since = got, time.Now()
+		} else if time.Since(since) > hang {
+			t.Fatalf("%s: %d of %d, and no progress for %v", what, got, want, hang)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

@@ -155,8 +155,16 @@ func TestGoldenServicesBuild(t *testing.T) {
 	}
 }
 
+// goCmd runs the go command in dir. Builds, vets and tests get -trimpath:
+// without it the build cache keys a package on its directory, so every
+// temporary copy of a service compiled its packages afresh; with it, the
+// same sources compile once per machine however many copies the golden,
+// e2e and cmd tests make.
 func goCmd(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	if len(args) > 0 && (args[0] == "build" || args[0] == "vet" || args[0] == "test") {
+		args = append([]string{args[0], "-trimpath"}, args[1:]...)
+	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off")

@@ -70,7 +70,7 @@ func TestAddKeepsUserFilesAndMatchesNew(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "./..."}} {
+	for _, args := range [][]string{{"build", "-trimpath", "./..."}, {"vet", "-trimpath", "./..."}, {"test", "-trimpath", "./..."}} {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {

@@ -8,37 +8,41 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/hibiken/asynq"
 )
 
-// TypeE2ESleep is a task that takes as long as its payload says.
-const TypeE2ESleep = "e2e:sleep"
+// TypeE2EHold is a task that runs until the test releases it.
+const TypeE2EHold = "e2e:hold"
 
-// HandleE2ESleep waits for the payload's duration ({"id": "...", "for": "3s"})
-// and logs "e2e task started", then "e2e task done", or "e2e task cut" when
-// its context ends first (shutdown, timeout), as a handler that checks
-// ctx.Done between steps would stop.
-func (h *Handlers) HandleE2ESleep(ctx context.Context, t *asynq.Task) error {
+// HandleE2EHold logs "e2e task started", then holds until the file named in
+// its payload ({"id": "...", "until": "/tmp/.../release"}) exists and logs
+// "e2e task done" — or logs "e2e task cut" when its context ends first
+// (shutdown, timeout), as a handler that checks ctx.Done between steps would
+// stop. The test decides when a task ends, so no clock decides what it sees.
+func (h *Handlers) HandleE2EHold(ctx context.Context, t *asynq.Task) error {
 	var p struct {
-		ID  string `json:"id"`
-		For string `json:"for"`
+		ID    string `json:"id"`
+		Until string `json:"until"`
 	}
 	if err := json.Unmarshal(t.Payload(), &p); err != nil {
-		return fmt.Errorf("decode %s payload: %v: %w", TypeE2ESleep, err, asynq.SkipRetry)
-	}
-	d, err := time.ParseDuration(p.For)
-	if err != nil {
-		return fmt.Errorf("%s payload: %v: %w", TypeE2ESleep, err, asynq.SkipRetry)
+		return fmt.Errorf("decode %s payload: %v: %w", TypeE2EHold, err, asynq.SkipRetry)
 	}
 	h.Logger.Info("e2e task started", "id", p.ID)
-	select {
-	case <-time.After(d):
-		h.Logger.Info("e2e task done", "id", p.ID)
-		return nil
-	case <-ctx.Done():
-		h.Logger.Info("e2e task cut", "id", p.ID, "err", ctx.Err())
-		return ctx.Err()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(p.Until); err == nil {
+			h.Logger.Info("e2e task done", "id", p.ID)
+			return nil
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			h.Logger.Info("e2e task cut", "id", p.ID, "err", ctx.Err())
+			return ctx.Err()
+		}
 	}
 }
