@@ -25,28 +25,48 @@ type DependencySet struct {
 // generated services require. The stored go.mod files are tidied from these
 // pins, so changing one here and running the -update above moves every service.
 type Module struct {
-	Key     string // its part of DependencySet.Key
+	Key     string // its part of DependencySet.Key; empty for a module that comes with another
 	Path    string
 	Version string
+	Test    bool // only the service's tests import it
 }
 
 var (
-	pgxModule     = Module{"pgx", "github.com/jackc/pgx/v5", "v5.12.0"}
-	kafkaGoModule = Module{"kafka", "github.com/segmentio/kafka-go", "v0.4.51"}
-	asynqModule   = Module{"asynq", "github.com/hibiken/asynq", "v0.26.0"}
+	pgxModule     = Module{"pgx", "github.com/jackc/pgx/v5", "v5.12.0", false}
+	kafkaGoModule = Module{"kafka", "github.com/segmentio/kafka-go", "v0.4.51", false}
+	asynqModule   = Module{"asynq", "github.com/hibiken/asynq", "v0.26.0", false}
+	// Modules that come with another: goose applies the migrations of a
+	// service with Postgres; kfake, an in-process Kafka broker, runs the
+	// tests of a service with Kafka. kfake's own go.mod lags behind the
+	// franz-go it needs, so franz-go is pinned beside it.
+	gooseModule   = Module{"", "github.com/pressly/goose/v3", "v3.30.0", true}
+	franzGoModule = Module{"", "github.com/twmb/franz-go", "v1.22.3", true}
+	kfakeModule   = Module{"", "github.com/twmb/franz-go/pkg/kfake", "v0.0.0-20260918054303-01f206a7e32c", true}
 )
 
 // Modules lists the modules of the set.
 func (s DependencySet) Modules() []Module {
 	var out []Module
 	if s.Pgx {
-		out = append(out, pgxModule)
+		out = append(out, pgxModule, gooseModule)
 	}
 	if s.KafkaGo {
-		out = append(out, kafkaGoModule)
+		out = append(out, kafkaGoModule, franzGoModule, kfakeModule)
 	}
 	if s.Asynq {
 		out = append(out, asynqModule)
+	}
+	return out
+}
+
+// RuntimeModules lists the modules of the set that the service itself
+// imports, for its README.
+func (s DependencySet) RuntimeModules() []Module {
+	var out []Module
+	for _, m := range s.Modules() {
+		if !m.Test {
+			out = append(out, m)
+		}
 	}
 	return out
 }
@@ -55,7 +75,9 @@ func (s DependencySet) Modules() []Module {
 func (s DependencySet) Key() string {
 	var parts []string
 	for _, m := range s.Modules() {
-		parts = append(parts, m.Key)
+		if m.Key != "" {
+			parts = append(parts, m.Key)
+		}
 	}
 	if len(parts) == 0 {
 		return "std"

@@ -89,6 +89,7 @@ func (m *Model) templateDirs() []templateDir {
 		{"base", true, nil},
 		{"http", m.HTTP, nil},
 		{"postgres", m.UsesPostgres, nil},
+		{"kafka-client", m.UsesKafka, nil},
 		{"outbox", m.Outbox, nil},
 		{"kafka", m.Kafka, consumers},
 		{"cleaner", m.Cleaner, cleaners},

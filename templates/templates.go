@@ -1,10 +1,10 @@
 // Package templates holds the text/template files gsgen renders, embedded.
 //
 // The tree mirrors the generated service: one folder per component plus base
-// (and postgres, shared by the components that use it). Inside a folder, a
-// file's path is its path in the service with ".tmpl" appended; "_name_"
-// stands for the service name and "_item_" for a named instance (a Kafka
-// consumer, a cleaner). Shared snippets are named partials in partials/.
+// (and postgres and kafka-client, shared by the components that use them).
+// Inside a folder, a file's path is its path in the service with ".tmpl"
+// appended; "_name_" stands for the service name and "_item_" for a named
+// instance (a Kafka consumer, a cleaner). Shared snippets are named partials in partials/.
 // Who owns each output file is decided by the plan in package generator.
 package templates
 
@@ -12,5 +12,5 @@ import "embed"
 
 // FS holds every template.
 //
-//go:embed all:base all:http all:postgres all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:gomod all:partials
+//go:embed all:base all:http all:postgres all:kafka-client all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:gomod all:partials
 var FS embed.FS

@@ -32,12 +32,13 @@ import (
 	"time"
 
 	"example.com/orders/internal/httpapi"
+	"example.com/orders/internal/testenv"
 )
 
-// patience is how long a test waits for something that should happen. It is
-// generous on purpose: tests poll and return as soon as the thing happens, so
-// only a real failure ever waits this long.
-const patience = 10 * time.Second
+// hang is how long a test waits for something that should happen before it
+// calls the service stuck (testenv.Hang: minutes, so that a busy machine
+// makes a test slower, never red).
+const hang = testenv.Hang
 
 // service is one run of the service, started by startService.
 type service struct {
@@ -105,8 +106,8 @@ func (s *service) stop() {
 	select {
 	case code := <-s.exited:
 		s.exited <- code // for a test that still wants it
-	case <-time.After(patience):
-		s.t.Errorf("run did not return within %v of the test ending\n%s", patience, s.logs)
+	case <-time.After(hang):
+		s.t.Errorf("run did not return within %v of the test ending\n%s", hang, s.logs)
 	}
 }
 
@@ -136,8 +137,8 @@ func (s *service) slowRequest() <-chan response {
 	case <-s.started:
 	case r := <-got:
 		s.t.Fatalf("slow request ended before the handler held it: %+v", r)
-	case <-time.After(patience):
-		s.t.Fatalf("slow request did not reach the handler within %v", patience)
+	case <-time.After(hang):
+		s.t.Fatalf("slow request did not reach the handler within %v", hang)
 	}
 	return got
 }
@@ -171,15 +172,15 @@ func (s *service) waitExit(want int) {
 		if got != want {
 			s.t.Fatalf("run returned %d, want %d\n%s", got, want, s.logs)
 		}
-	case <-time.After(patience):
-		s.t.Fatalf("run did not return within %v\n%s", patience, s.logs)
+	case <-time.After(hang):
+		s.t.Fatalf("run did not return within %v\n%s", hang, s.logs)
 	}
 }
 
 // eventually polls cond until it holds, and reports false if it still does
-// not after patience.
+// not after hang.
 func eventually(cond func() bool) bool {
-	for deadline := time.Now().Add(patience); !cond(); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(hang); !cond(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			return false
 		}
@@ -189,7 +190,7 @@ func eventually(cond func() bool) bool {
 
 // newClient returns a client that keeps no idle connections between tests.
 func newClient() *http.Client {
-	return &http.Client{Timeout: patience, Transport: &http.Transport{DisableKeepAlives: true}}
+	return &http.Client{Timeout: hang, Transport: &http.Transport{DisableKeepAlives: true}}
 }
 
 func TestReadinessTurns503WhileHealthzStays200(t *testing.T) {
@@ -207,7 +208,7 @@ func TestReadinessTurns503WhileHealthzStays200(t *testing.T) {
 	s.signals <- syscall.SIGTERM
 
 	if !eventually(func() bool { return s.probe("/readyz") == http.StatusServiceUnavailable }) {
-		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", patience, s.logs)
+		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", hang, s.logs)
 	}
 	if got := s.probe("/healthz"); got != http.StatusOK {
 		t.Errorf("while draining: /healthz = %d, want 200 (a failing liveness probe gets the pod restarted)", got)
@@ -228,14 +229,14 @@ func TestInFlightRequestFinishesAfterSignal(t *testing.T) {
 	// Wait until the drain has begun: the listener is closed, so new
 	// connections are refused, while the request that came first goes on.
 	listenerClosed := eventually(func() bool {
-		conn, err := net.DialTimeout("tcp", s.addr, patience)
+		conn, err := net.DialTimeout("tcp", s.addr, hang)
 		if err == nil {
 			conn.Close()
 		}
 		return err != nil
 	})
 	if !listenerClosed {
-		t.Fatalf("%s still accepts connections %v after SIGTERM\n%s", s.addr, patience, s.logs)
+		t.Fatalf("%s still accepts connections %v after SIGTERM\n%s", s.addr, hang, s.logs)
 	}
 	s.released.Do(func() { close(s.release) })
 
@@ -345,7 +346,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	s.slowRequest() // holds the drain open for as long as the test likes
 	s.signals <- syscall.SIGTERM
 	if !eventually(func() bool { return s.probe("/readyz") == http.StatusServiceUnavailable }) {
-		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", patience, s.logs)
+		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", hang, s.logs)
 	}
 
 	s.signals <- os.Interrupt
@@ -389,8 +390,8 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 		if code != exitFailed {
 			t.Fatalf("run returned %d, want %d\n%s", code, exitFailed, logs)
 		}
-	case <-time.After(patience):
-		t.Fatalf("run did not return within %v on a port in use\n%s", patience, logs)
+	case <-time.After(hang):
+		t.Fatalf("run did not return within %v on a port in use\n%s", hang, logs)
 	}
 	logs.waitFor(t, "part failed: http", func(l logLine) bool { return l["msg"] == "part failed" && l["part"] == "http" })
 	checkShutdownLog(t, logs.all())
@@ -399,7 +400,8 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 	t.Parallel()
 	logs := &logSink{}
-	getenv := testEnv(t, map[string]string{"HTTP_ADDR": "127.0.0.1:0", "HTTP_SHUTDOWN_TIMEOUT": "soon"})
+	// No servers: a bad configuration stops the service before it connects to any.
+	getenv := fixedEnv(map[string]string{"HTTP_ADDR": "127.0.0.1:0", "HTTP_SHUTDOWN_TIMEOUT": "soon"})
 	if code := run(make(chan os.Signal), getenv, logs, httpapi.Routes); code != exitConfig {
 		t.Fatalf("run returned %d, want %d\n%s", code, exitConfig, logs)
 	}
@@ -413,15 +415,19 @@ func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 	}
 }
 
-// testEnv is the environment a test runs the service with: vars, over the
-// addresses of the servers the service uses, taken from this process's
-// environment, so `DATABASE_URL=... go test ./...` points the tests elsewhere.
+// testEnv is the environment a test runs the whole service with: vars, over
+// servers of the test's own. A test whose server is
+// unreachable skips, saying which variable to set (and fails when CI is set).
 func testEnv(t *testing.T, vars map[string]string) func(string) string {
 	t.Helper()
 	env := map[string]string{}
 	maps.Copy(env, vars)
-	getenv := func(key string) string { return env[key] }
-	return getenv
+	return fixedEnv(env)
+}
+
+// fixedEnv is a getenv that reads vars and nothing else.
+func fixedEnv(vars map[string]string) func(string) string {
+	return func(key string) string { return vars[key] }
 }
 
 // logLine is one JSON log line.
@@ -475,7 +481,7 @@ func (s *logSink) waitFor(t *testing.T, what string, match func(logLine) bool) l
 		return false
 	})
 	if !ok {
-		t.Fatalf("no %s in the log after %v:\n%s", what, patience, s)
+		t.Fatalf("no %s in the log after %v:\n%s", what, hang, s)
 	}
 	return found
 }

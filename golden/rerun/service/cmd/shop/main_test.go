@@ -23,23 +23,23 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"example.com/shop/internal/config"
 	"example.com/shop/internal/httpapi"
+	"example.com/shop/internal/testenv"
 )
 
-// patience is how long a test waits for something that should happen. It is
-// generous on purpose: tests poll and return as soon as the thing happens, so
-// only a real failure ever waits this long.
-const patience = 10 * time.Second
+// hang is how long a test waits for something that should happen before it
+// calls the service stuck (testenv.Hang: minutes, so that a busy machine
+// makes a test slower, never red).
+const hang = testenv.Hang
 
 // service is one run of the service, started by startService.
 type service struct {
@@ -107,8 +107,8 @@ func (s *service) stop() {
 	select {
 	case code := <-s.exited:
 		s.exited <- code // for a test that still wants it
-	case <-time.After(patience):
-		s.t.Errorf("run did not return within %v of the test ending\n%s", patience, s.logs)
+	case <-time.After(hang):
+		s.t.Errorf("run did not return within %v of the test ending\n%s", hang, s.logs)
 	}
 }
 
@@ -138,8 +138,8 @@ func (s *service) slowRequest() <-chan response {
 	case <-s.started:
 	case r := <-got:
 		s.t.Fatalf("slow request ended before the handler held it: %+v", r)
-	case <-time.After(patience):
-		s.t.Fatalf("slow request did not reach the handler within %v", patience)
+	case <-time.After(hang):
+		s.t.Fatalf("slow request did not reach the handler within %v", hang)
 	}
 	return got
 }
@@ -173,15 +173,15 @@ func (s *service) waitExit(want int) {
 		if got != want {
 			s.t.Fatalf("run returned %d, want %d\n%s", got, want, s.logs)
 		}
-	case <-time.After(patience):
-		s.t.Fatalf("run did not return within %v\n%s", patience, s.logs)
+	case <-time.After(hang):
+		s.t.Fatalf("run did not return within %v\n%s", hang, s.logs)
 	}
 }
 
 // eventually polls cond until it holds, and reports false if it still does
-// not after patience.
+// not after hang.
 func eventually(cond func() bool) bool {
-	for deadline := time.Now().Add(patience); !cond(); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(hang); !cond(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			return false
 		}
@@ -191,7 +191,7 @@ func eventually(cond func() bool) bool {
 
 // newClient returns a client that keeps no idle connections between tests.
 func newClient() *http.Client {
-	return &http.Client{Timeout: patience, Transport: &http.Transport{DisableKeepAlives: true}}
+	return &http.Client{Timeout: hang, Transport: &http.Transport{DisableKeepAlives: true}}
 }
 
 func TestReadinessTurns503WhileHealthzStays200(t *testing.T) {
@@ -209,7 +209,7 @@ func TestReadinessTurns503WhileHealthzStays200(t *testing.T) {
 	s.signals <- syscall.SIGTERM
 
 	if !eventually(func() bool { return s.probe("/readyz") == http.StatusServiceUnavailable }) {
-		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", patience, s.logs)
+		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", hang, s.logs)
 	}
 	if got := s.probe("/healthz"); got != http.StatusOK {
 		t.Errorf("while draining: /healthz = %d, want 200 (a failing liveness probe gets the pod restarted)", got)
@@ -230,14 +230,14 @@ func TestInFlightRequestFinishesAfterSignal(t *testing.T) {
 	// Wait until the drain has begun: the listener is closed, so new
 	// connections are refused, while the request that came first goes on.
 	listenerClosed := eventually(func() bool {
-		conn, err := net.DialTimeout("tcp", s.addr, patience)
+		conn, err := net.DialTimeout("tcp", s.addr, hang)
 		if err == nil {
 			conn.Close()
 		}
 		return err != nil
 	})
 	if !listenerClosed {
-		t.Fatalf("%s still accepts connections %v after SIGTERM\n%s", s.addr, patience, s.logs)
+		t.Fatalf("%s still accepts connections %v after SIGTERM\n%s", s.addr, hang, s.logs)
 	}
 	s.released.Do(func() { close(s.release) })
 
@@ -351,7 +351,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	s.slowRequest() // holds the drain open for as long as the test likes
 	s.signals <- syscall.SIGTERM
 	if !eventually(func() bool { return s.probe("/readyz") == http.StatusServiceUnavailable }) {
-		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", patience, s.logs)
+		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", hang, s.logs)
 	}
 
 	s.signals <- os.Interrupt
@@ -395,8 +395,8 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 		if code != exitFailed {
 			t.Fatalf("run returned %d, want %d\n%s", code, exitFailed, logs)
 		}
-	case <-time.After(patience):
-		t.Fatalf("run did not return within %v on a port in use\n%s", patience, logs)
+	case <-time.After(hang):
+		t.Fatalf("run did not return within %v on a port in use\n%s", hang, logs)
 	}
 	logs.waitFor(t, "part failed: http", func(l logLine) bool { return l["msg"] == "part failed" && l["part"] == "http" })
 	checkShutdownLog(t, logs.all())
@@ -405,7 +405,8 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 	t.Parallel()
 	logs := &logSink{}
-	getenv := testEnv(t, map[string]string{"HTTP_ADDR": "127.0.0.1:0", "HTTP_SHUTDOWN_TIMEOUT": "soon"})
+	// No servers: a bad configuration stops the service before it connects to any.
+	getenv := fixedEnv(map[string]string{"HTTP_ADDR": "127.0.0.1:0", "HTTP_SHUTDOWN_TIMEOUT": "soon"})
 	if code := run(make(chan os.Signal), getenv, logs, httpapi.Routes); code != exitConfig {
 		t.Fatalf("run returned %d, want %d\n%s", code, exitConfig, logs)
 	}
@@ -419,53 +420,26 @@ func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 	}
 }
 
-// testEnv is the environment a test runs the service with: vars, over the
-// addresses of the servers the service uses, taken from this process's
-// environment, so `DATABASE_URL=... go test ./...` points the tests elsewhere.
-// A test skips, saying why, when a server it needs cannot be reached.
+// testEnv is the environment a test runs the whole service with: vars, over
+// servers of the test's own: a fresh PostgreSQL schema with the migrations
+// applied, an in-process Kafka broker with the service's topics, and
+// the Redis of REDIS_ADDR and REDIS_DB (see internal/testenv). A test whose server is
+// unreachable skips, saying which variable to set (and fails when CI is set).
 func testEnv(t *testing.T, vars map[string]string) func(string) string {
 	t.Helper()
 	env := map[string]string{}
-	env["DATABASE_URL"] = os.Getenv("DATABASE_URL")
-	// Kafka need not run: the writer connects on first use and the readers
-	// retry, so the service starts and stops without it.
-	env["KAFKA_BROKERS"] = os.Getenv("KAFKA_BROKERS")
-	env["REDIS_ADDR"] = os.Getenv("REDIS_ADDR")
-	// A database of its own: an asynq server started by a test must not take
-	// the tasks queued in database 0 of a developer's Redis.
-	env["REDIS_DB"] = "12"
+	_, env["DATABASE_URL"] = testenv.Postgres(t)
+	_, brokers := testenv.Kafka(t, "products")
+	env["KAFKA_BROKERS"] = strings.Join(brokers, ",")
+	redis := testenv.Redis(t)
+	env["REDIS_ADDR"], env["REDIS_PASSWORD"], env["REDIS_DB"] = redis.Addr, redis.Password, strconv.Itoa(redis.DB)
 	maps.Copy(env, vars)
-	getenv := func(key string) string { return env[key] }
-	if cfg, err := config.Load(getenv); err == nil { // a bad configuration fails before connecting
-		requireReachable(t, "PostgreSQL (DATABASE_URL)", hostPort(cfg.DatabaseURL, "5432"))
-		requireReachable(t, "Redis (REDIS_ADDR)", cfg.RedisAddr)
-	}
-	return getenv
+	return fixedEnv(env)
 }
 
-// requireReachable skips the test when nothing accepts connections at addr.
-func requireReachable(t *testing.T, what, addr string) {
-	t.Helper()
-	if addr == "" {
-		return // not a URL we can read the address from; let the service try
-	}
-	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
-	if err != nil {
-		t.Skipf("%s at %s is unreachable (%v): start it, or point the variable at one", what, addr, err)
-	}
-	conn.Close()
-}
-
-// hostPort is the host:port of a postgres:// URL, or "" for another form.
-func hostPort(databaseURL, defaultPort string) string {
-	u, err := url.Parse(databaseURL)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	if u.Port() == "" {
-		return net.JoinHostPort(u.Hostname(), defaultPort)
-	}
-	return u.Host
+// fixedEnv is a getenv that reads vars and nothing else.
+func fixedEnv(vars map[string]string) func(string) string {
+	return func(key string) string { return vars[key] }
 }
 
 // logLine is one JSON log line.
@@ -519,7 +493,7 @@ func (s *logSink) waitFor(t *testing.T, what string, match func(logLine) bool) l
 		return false
 	})
 	if !ok {
-		t.Fatalf("no %s in the log after %v:\n%s", what, patience, s)
+		t.Fatalf("no %s in the log after %v:\n%s", what, hang, s)
 	}
 	return found
 }
