@@ -167,7 +167,7 @@ func goCmd(t *testing.T, dir string, args ...string) string {
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+	cmd.Env = serviceTestEnv()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
@@ -182,4 +182,21 @@ func gofmtList(t *testing.T, dir string) string {
 		t.Fatalf("gofmt: %v\n%s", err, out)
 	}
 	return string(out)
+}
+
+// serviceTestEnv is the environment a generated service's go commands run
+// in: outside any workspace, with its tests pointed at the servers gsgen's own
+// tests use (GSGEN_TEST_POSTGRES_URL, GSGEN_TEST_REDIS_ADDR), when those are
+// set, through the variables the service reads.
+func serviceTestEnv() []string {
+	env := append(os.Environ(), "GOWORK=off")
+	for gsgenVar, serviceVar := range map[string]string{
+		"GSGEN_TEST_POSTGRES_URL": "DATABASE_URL",
+		"GSGEN_TEST_REDIS_ADDR":   "REDIS_ADDR",
+	} {
+		if v := os.Getenv(gsgenVar); v != "" {
+			env = append(env, serviceVar+"="+v)
+		}
+	}
+	return env
 }

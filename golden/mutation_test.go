@@ -1,0 +1,70 @@
+package golden
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mutation breaks one promise of a generated service in a copy of it: the
+// service's own tests must notice. Each row is a bug a user could write when
+// editing a file gsgen generated, so the tests a service ships are proven to
+// assert behaviour, not just to run.
+type mutation struct {
+	name     string // the promise it breaks
+	preset   string // golden/<preset> is mutated
+	file     string // path in the service
+	from, to string // the exact text replaced; from must occur exactly once
+	pkg      string // the package whose tests must fail, e.g. ./internal/outbox
+}
+
+var mutations = []mutation{
+	{
+		name:   "readiness stays 200 during shutdown",
+		preset: "full", file: "cmd/orders/main.go",
+		from: `sd.step(1, "readiness", func() { ready.Set(false) })`,
+		to:   `sd.step(1, "readiness", func() {})`,
+		pkg:  "./cmd/orders",
+	},
+}
+
+// TestMutationsFailTheServicesOwnTests applies each mutation to a copy of
+// its golden service, checks the copy still builds (the tests must catch the
+// bug, not the compiler) and runs the package's tests, which must fail.
+func TestMutationsFailTheServicesOwnTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests mutated services; skipped with -short")
+	}
+	for _, m := range mutations {
+		t.Run(m.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), m.preset)
+			if err := os.CopyFS(dir, os.DirFS(m.preset)); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, filepath.FromSlash(m.file))
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(src), m.from); n != 1 {
+				t.Fatalf("%s holds %q %d times, want once: the mutation no longer fits the template", m.file, m.from, n)
+			}
+			if err := os.WriteFile(p, []byte(strings.Replace(string(src), m.from, m.to, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			goCmd(t, dir, "build", "./...")
+			cmd := exec.Command("go", "test", "-trimpath", "-count=1", m.pkg)
+			cmd.Dir = dir
+			cmd.Env = serviceTestEnv()
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("the tests of %s pass with the mutation; they must catch it:\n%s", m.pkg, out)
+			}
+			if !strings.Contains(string(out), "--- FAIL") {
+				t.Fatalf("go test %s failed, but not in a test (a build or setup error?):\n%s", m.pkg, out)
+			}
+		})
+	}
+}
