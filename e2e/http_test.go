@@ -33,9 +33,9 @@ func httpDrain(t *testing.T, svc *service) {
 		inFlight = 100
 		hold     = 2 * time.Second // how long each request takes
 	)
-	base := "http://" + svc.addr
+	base, admin := "http://"+svc.addr, "http://"+svc.admin
 	for path, want := range map[string]int{"/readyz": 200, "/healthz": 200} {
-		if got := probe(base + path); got.status != want {
+		if got := probe(admin + path); got.status != want {
 			t.Fatalf("before SIGTERM: %s = %+v, want %d", path, got, want)
 		}
 	}
@@ -48,7 +48,7 @@ func httpDrain(t *testing.T, svc *service) {
 	svc.waitLogs(inFlight, msgIs("e2e request started"))
 
 	// The probes, polled on fresh connections from the signal until the exit.
-	watch := watchProbes(base, svc.exited)
+	watch := watchProbes(admin, svc.exited)
 	sent := svc.signal(syscall.SIGTERM)
 	svc.waitLog(func(l logLine) bool { return l.str("msg") == "shutdown step" && l.num("step") == 1 })
 	watch.readinessFlipped.Store(true)

@@ -27,18 +27,19 @@ type service struct {
 	name   string // for messages: "worker#2"
 	cmd    *exec.Cmd
 	logs   *logs
-	addr   string        // where its HTTP server listens
+	addr   string        // where its HTTP server listens; empty without one
+	admin  string        // where its admin listener serves the probes
 	exited chan struct{} // closed when the process has ended
 	code   int           // exit code, -1 if a signal ended it; valid once exited is closed
 	endAt  time.Time
 }
 
-// start runs bin with exactly env (plus HTTP_ADDR on a free loopback port)
-// and returns once it logs that its HTTP server listens. Cleanup kills it if
-// it is still running.
+// start runs bin with exactly env (plus HTTP_ADDR and ADMIN_ADDR on free
+// loopback ports) and returns once its /readyz answers 200: everything has
+// started. Cleanup kills it if it is still running.
 func start(t *testing.T, name, bin string, env map[string]string) *service {
 	t.Helper()
-	vars := map[string]string{"HTTP_ADDR": "127.0.0.1:0"}
+	vars := map[string]string{"HTTP_ADDR": "127.0.0.1:0", "ADMIN_ADDR": "127.0.0.1:0"}
 	maps.Copy(vars, env)
 	s := &service{t: t, name: name, cmd: exec.Command(bin), logs: newLogs(), exited: make(chan struct{})}
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
@@ -64,8 +65,22 @@ func start(t *testing.T, name, bin string, env map[string]string) *service {
 			t.Logf("log of %s:\n%s", s.name, s.logs)
 		}
 	})
-	line := s.waitLog(msgIs("http server listening"))
-	s.addr = line.str("addr")
+	s.admin = s.waitLog(msgIs("admin server listening")).str("addr")
+	// Ready is logged nowhere: ask, as the kubelet would. Every answer is
+	// progress; only a process that stops answering altogether is stuck.
+	for {
+		if r := probe("http://" + s.admin + "/readyz"); r.err == nil && r.status == 200 {
+			break
+		}
+		select {
+		case <-s.exited:
+			t.Fatalf("%s exited %d before it was ready", name, s.code)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if lines, _ := s.logs.matching(msgIs("http server listening")); len(lines) > 0 {
+		s.addr = lines[0].str("addr")
+	}
 	return s
 }
 

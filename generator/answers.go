@@ -87,6 +87,9 @@ func (d Duration) MarshalYAML() (any, error) { return d.String(), nil }
 const (
 	DefaultComponents = "http"
 	DefaultHTTPPort   = 8080
+	// DefaultAdminPort is where the admin listener serves the probes: a port
+	// apart from the API, so they answer while the API drains.
+	DefaultAdminPort = 9090
 )
 
 // DefaultTimeouts is the ladder of design §6:

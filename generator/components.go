@@ -44,6 +44,9 @@ type CleanerJob struct {
 	Interval  time.Duration
 	BatchSize int
 	QueryName string // sqlc query: "DeleteExpiredOutboxDispatched"
+	// TestInsert stores one row with Column set from $1, for the cleaner's
+	// test; empty for a table of the user's.
+	TestInsert string
 }
 
 // ItemFileName names the cleaner's per-instance files.
@@ -162,20 +165,35 @@ func (m *Model) deriveComponents(a Answers) error {
 		m.Cleaners = append(m.Cleaners, CleanerJob{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
 			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: key,
 			Retention: time.Duration(c.Retention), Interval: time.Duration(c.Interval), BatchSize: c.BatchSize,
-			QueryName: "DeleteExpired" + goName(c.Name)})
+			QueryName: "DeleteExpired" + goName(c.Name), TestInsert: testInsert(c.Table, c.Column)})
 	}
 	return nil
 }
 
 // gsgenTables are the tables gsgen's own migrations define: which component
-// brings each, and the key column a cleaner's keyed subquery uses.
+// brings each, the key column a cleaner's keyed subquery uses, and what a
+// test row needs besides the cleaner's timestamp column.
 var gsgenTables = map[string]struct {
 	from Component
 	key  string
+	// testColumns and testValues fill the table's required columns in a
+	// cleaner's test; gen_random_uuid keeps the rows' keys apart.
+	testColumns, testValues string
 }{
-	"outbox_event": {Outbox, "id"},
+	"outbox_event": {Outbox, "id", "aggregate_id, topic, payload", "'test', 'test', ''::bytea"},
 	// Event ids repeat across consumers, so only the whole primary key picks one row.
-	"processed_event": {Kafka, "consumer, event_id"},
+	"processed_event": {Kafka, "consumer, event_id", "consumer, event_id", "'test', gen_random_uuid()::text"},
+}
+
+// testInsert is the INSERT a cleaner's test stores a row with, its
+// timestamp column set from $1: empty for a table of the user's, whose
+// required columns gsgen does not know.
+func testInsert(table, column string) string {
+	t, ok := gsgenTables[table]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("INSERT INTO %s (%s, %s) VALUES (%s, $1)", table, t.testColumns, column, t.testValues)
 }
 
 // tableKey returns the key column of one of the service's tables (gsgen's

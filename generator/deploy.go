@@ -12,18 +12,15 @@ import (
 // README's deploy section), derived from the model, so that every number in a
 // manifest is a number of the Go config (design §7).
 type Deploy struct {
-	Replicas       int   // pods of the service: two, so one serves while the other drains
-	GraceSeconds   int64 // terminationGracePeriodSeconds: the grace answer
-	PreStopSeconds int64 // lifecycle.preStop.sleep.seconds: the prestop answer
+	Replicas     int   // pods of the service: two, so one serves while the other drains
+	GraceSeconds int64 // terminationGracePeriodSeconds: the grace answer
+	// PreStopSeconds is lifecycle.preStop.sleep.seconds, the prestop answer;
+	// zero, and no preStop hook, for a service without HTTP: no Service
+	// routes to it, so a sleep would only slow every rollout.
+	PreStopSeconds int64
+	AdminPort      int   // the admin listener's port: the probes
 	Readiness      Probe // on /readyz
 	Liveness       Probe // on /healthz
-	// LivenessOutlasts is how long /healthz may go unanswered before the
-	// kubelet restarts the container: longer than a shutdown keeps the
-	// listener closed (ListenerClosed).
-	LivenessOutlasts time.Duration
-	// ListenerClosed is the longest a shutdown runs after http.Server.Shutdown
-	// has closed the listener: the longest drain, then closing.
-	ListenerClosed time.Duration
 
 	Config  []EnvVar    // the ConfigMap: every variable config.go reads, except the secret ones
 	Secrets []SecretEnv // the variables that come from a Secret, one Secret per dependency
@@ -58,13 +55,14 @@ type SecretEnv struct {
 	Example  string // an obviously fake value for the example Secret
 }
 
-// WorkerDeploy is the dedicated asynq worker's Deployment. It has no Service
-// and serves no HTTP, so it needs no preStop sleep and no probes; its grace
-// period covers asynq's shutdown, closing and the margin.
+// WorkerDeploy is the dedicated asynq worker's Deployment. It has no Service,
+// so it needs no preStop sleep and no readiness probe; its grace period
+// covers asynq's shutdown, closing and the margin.
 type WorkerDeploy struct {
 	Name         string // binary and Deployment: <name>-worker
 	GraceSeconds int64
 	Ladder       Ladder // its own budget: no preStop, one drain
+	Liveness     Probe  // on its admin listener's /healthz, which follows asynq's Redis check
 }
 
 // The probes' timings. /readyz and /healthz answer from memory.
@@ -76,17 +74,23 @@ const (
 	readinessFailures = 2
 	livenessPeriod    = 10 * time.Second
 	livenessTimeout   = 2 * time.Second
+	// Three misses in a row, 30s without an answer: a process that cannot
+	// answer from memory for that long is stuck.
+	livenessFailures = 3
+	// The dedicated worker's /healthz fails while asynq cannot reach Redis,
+	// which it checks every 15s: six misses, a minute, before a restart, so a
+	// short Redis blip restarts nothing.
+	workerLivenessFailures = 6
 )
 
 // Values that are not answers: the same as config.go's defaults (a test in
 // golden/ reads both) or the in-cluster addresses of the dependencies.
 const (
-	deployLogLevel         = "info"
-	deployDatabaseMaxConns = "10"
-	deployRedisDB          = "0"
-	deployRedisAddr        = "redis:6379"
-	deployKafkaBrokers     = "kafka:9092"
-	deployReplicas         = 2
+	deployLogLevel     = "info"
+	deployRedisDB      = "0"
+	deployRedisAddr    = "redis:6379"
+	deployKafkaBrokers = "kafka:9092"
+	deployReplicas     = 2
 )
 
 // deploy derives the deploy values. Kubernetes counts the grace period and a
@@ -102,25 +106,24 @@ func (m *Model) deploy() (Deploy, error) {
 	if err != nil {
 		return Deploy{}, err
 	}
-	closed := m.Ladder.LongestDrain().D + m.Ladder.Close
-	// The kubelet stops liveness probes once a pod is being deleted, but a
-	// shutdown closes the listener at step 3 and /healthz with it: the
-	// threshold alone must also outlast that, strictly.
-	livenessFailures := int64(closed/livenessPeriod) + 2
+	if !m.HTTP {
+		preStop = 0
+	}
 	d := Deploy{
-		Replicas:         deployReplicas,
-		GraceSeconds:     grace,
-		PreStopSeconds:   preStop,
-		Readiness:        Probe{"/readyz", secondsOf(readinessPeriod), secondsOf(readinessTimeout), readinessFailures},
-		Liveness:         Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), livenessFailures},
-		LivenessOutlasts: time.Duration(livenessFailures-1) * livenessPeriod,
-		ListenerClosed:   closed,
-		Config:           m.configEnv(),
-		RedisSecret:      m.redisSecret(),
-		PostgresSecret:   m.postgresSecret(),
-		RedisAddr:        deployRedisAddr,
-		KafkaBrokers:     deployKafkaBrokers,
-		Topics:           m.kafkaTopics(),
+		Replicas:       deployReplicas,
+		GraceSeconds:   grace,
+		PreStopSeconds: preStop,
+		AdminPort:      m.AdminPort,
+		Readiness:      Probe{"/readyz", secondsOf(readinessPeriod), secondsOf(readinessTimeout), readinessFailures},
+		// The admin listener answers until the process exits, drain included,
+		// so a liveness failure means a stuck process, never a draining one.
+		Liveness:       Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), livenessFailures},
+		Config:         m.configEnv(),
+		RedisSecret:    m.redisSecret(),
+		PostgresSecret: m.postgresSecret(),
+		RedisAddr:      deployRedisAddr,
+		KafkaBrokers:   deployKafkaBrokers,
+		Topics:         m.kafkaTopics(),
 	}
 	for _, s := range []*SecretEnv{d.RedisSecret, d.PostgresSecret} {
 		if s != nil {
@@ -129,7 +132,8 @@ func (m *Model) deploy() (Deploy, error) {
 	}
 	if m.AsynqWorker {
 		l := m.workerLadder()
-		d.Worker = &WorkerDeploy{Name: m.Name + "-worker", GraceSeconds: secondsOf(l.Grace), Ladder: l}
+		d.Worker = &WorkerDeploy{Name: m.Name + "-worker", GraceSeconds: secondsOf(l.Grace), Ladder: l,
+			Liveness: Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), workerLivenessFailures}}
 	}
 	return d, nil
 }
@@ -152,7 +156,7 @@ func secondsOf(d time.Duration) int64 { return int64(d / time.Second) }
 func (m *Model) workerLadder() Ladder {
 	t := m.Timeouts
 	l := Ladder{Close: t.CloseBudget, Margin: t.Margin,
-		Drains: []Drain{{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "srv.Run: Shutdown waits for active tasks"}}}
+		Drains: []Drain{{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "Stop, then Shutdown waits for active tasks"}}}
 	l.Grace = ceilSecond(l.Worst())
 	return l
 }
@@ -162,12 +166,15 @@ func (m *Model) workerLadder() Ladder {
 func (m *Model) configEnv() []EnvVar {
 	t := m.Timeouts
 	answer := func(name string, d time.Duration, from string) EnvVar { return EnvVar{name, Seconds(d), from} }
-	env := []EnvVar{
-		{"HTTP_ADDR", ":" + strconv.Itoa(m.HTTPPort), "http.port"},
-		answer("HTTP_SHUTDOWN_TIMEOUT", t.HTTPShutdown, "timeouts.http_shutdown"),
-		answer("CLOSE_TIMEOUT", t.CloseBudget, "timeouts.close_budget"),
-		{"LOG_LEVEL", deployLogLevel, "not an answer: the service's default"},
+	env := []EnvVar{{"ADMIN_ADDR", ":" + strconv.Itoa(m.AdminPort), "not an answer: the service's default"}}
+	if m.HTTP {
+		env = append(env,
+			EnvVar{"HTTP_ADDR", ":" + strconv.Itoa(m.HTTPPort), "http.port"},
+			answer("HTTP_SHUTDOWN_TIMEOUT", t.HTTPShutdown, "timeouts.http_shutdown"))
 	}
+	env = append(env,
+		answer("CLOSE_TIMEOUT", t.CloseBudget, "timeouts.close_budget"),
+		EnvVar{"LOG_LEVEL", deployLogLevel, "not an answer: the service's default"})
 	if m.TaskServer != nil {
 		env = append(env,
 			EnvVar{"REDIS_ADDR", deployRedisAddr, "not an answer: where Redis is in your cluster"},
@@ -180,7 +187,7 @@ func (m *Model) configEnv() []EnvVar {
 		env = append(env, answer("WORKER_DRAIN_TIMEOUT", t.WorkerDrain, "timeouts.worker_drain"))
 	}
 	if m.UsesPostgres {
-		env = append(env, EnvVar{"DATABASE_MAX_CONNS", deployDatabaseMaxConns, "not an answer: the service's default"})
+		env = append(env, EnvVar{"DATABASE_MAX_CONNS", strconv.Itoa(m.Pool.Default), "derived: " + m.Pool.String()})
 	}
 	if m.UsesKafka {
 		env = append(env, EnvVar{"KAFKA_BROKERS", deployKafkaBrokers, "not an answer: where Kafka is in your cluster"})

@@ -21,29 +21,50 @@ func TestDeployDefaults(t *testing.T) {
 	if d.GraceSeconds != 60 || d.PreStopSeconds != 10 {
 		t.Errorf("grace %ds, preStop %ds; want the default answers 60s and 10s", d.GraceSeconds, d.PreStopSeconds)
 	}
-	// HTTP drain 25s + close 1s: the listener may stay closed for 26s, so
-	// liveness needs four misses 10s apart (30s) before a restart.
-	if d.ListenerClosed != 26*time.Second || d.Liveness.FailureThreshold != 4 || d.LivenessOutlasts != 30*time.Second {
-		t.Errorf("listener closed %v, liveness %+v outlasting %v; want 26s, 4 misses, 30s", d.ListenerClosed, d.Liveness, d.LivenessOutlasts)
+	// The probes answer on the admin listener until the process exits, so
+	// liveness needs no more misses than for a stuck process.
+	if d.AdminPort != 9090 || d.Liveness.FailureThreshold != 3 {
+		t.Errorf("admin port %d, liveness %+v; want 9090, 3 misses", d.AdminPort, d.Liveness)
 	}
 	if d.Worker != nil || d.Secrets != nil || d.Topics != nil {
 		t.Errorf("an HTTP-only service has no worker, Secret or topic: %+v", d)
 	}
 }
 
-// TestLivenessOutlastsShutdown: whatever the drains, the liveness probe fails
-// often enough to restart the container only after the process would have
-// exited, even with the listener closed from SIGTERM on.
-func TestLivenessOutlastsShutdown(t *testing.T) {
-	for _, drain := range []time.Duration{time.Second, 9 * time.Second, 19 * time.Second, 25 * time.Second, 29 * time.Second, 2 * time.Minute} {
-		a := Answers{Name: "orders", Timeouts: TimeoutAnswers{HTTPShutdown: Duration(drain), Grace: Duration(drain + 20*time.Second)}}
-		d := defaultModel(t, a).Deploy
-		if d.LivenessOutlasts <= d.ListenerClosed {
-			t.Errorf("drain %v: liveness restarts after %v, listener closed up to %v", drain, d.LivenessOutlasts, d.ListenerClosed)
+// A service without HTTP has no Service in front of it: no preStop sleep,
+// and its ladder does not count one.
+func TestNoPreStopWithoutHTTP(t *testing.T) {
+	m := defaultModel(t, Answers{Name: "relay", Components: []string{"outbox"}})
+	if m.Deploy.PreStopSeconds != 0 || m.Ladder.PreStop != 0 {
+		t.Errorf("preStop %ds, ladder preStop %v; want none", m.Deploy.PreStopSeconds, m.Ladder.PreStop)
+	}
+	// worker drain 20s + close 1s + margin 5s.
+	if m.Ladder.Worst() != 26*time.Second {
+		t.Errorf("worst case %v, want 26s", m.Ladder.Worst())
+	}
+}
+
+// The pool fits the parts that can hold a connection at the same time.
+func TestPoolSize(t *testing.T) {
+	for _, tc := range []struct {
+		comps    []string
+		mode     string
+		min, def int
+		worker   int
+	}{
+		{[]string{"outbox"}, "", 1, 1, 0},
+		{[]string{"http", "outbox", "kafka", "cleaner"}, "", 4, 7, 0},            // relay, consumer, cleaner, 1 for HTTP; +3 headroom
+		{[]string{"http", "outbox", "asynq", "kafka", "cleaner"}, "", 14, 17, 0}, // + 10 asynq handlers
+		{[]string{"http", "outbox", "asynq"}, "dedicated", 10, 10, 10},           // the worker's 10 handlers decide
+	} {
+		a := Answers{Name: "orders", Components: tc.comps, Asynq: AsynqAnswers{Mode: tc.mode}}
+		p := defaultModel(t, a).Pool
+		if p.Min != tc.min || p.Default != tc.def || p.WorkerHandlers != tc.worker {
+			t.Errorf("%v %s: pool min %d default %d worker %d (%s), want %d %d %d", tc.comps, tc.mode, p.Min, p.Default, p.WorkerHandlers, p, tc.min, tc.def, tc.worker)
 		}
-		if d.LivenessOutlasts > d.ListenerClosed+2*livenessPeriod {
-			t.Errorf("drain %v: liveness waits %v, more than needed for %v", drain, d.LivenessOutlasts, d.ListenerClosed)
-		}
+	}
+	if p := defaultModel(t, Answers{Name: "orders"}).Pool; p.Default != 0 {
+		t.Errorf("a service without Postgres has a pool of %d", p.Default)
 	}
 }
 
@@ -52,7 +73,7 @@ func TestDeployWorkerGrace(t *testing.T) {
 		Timeouts: TimeoutAnswers{Margin: Duration(5500 * time.Millisecond)}}
 	d := defaultModel(t, a).Deploy
 	// asynq 25s + close 1s + margin 5.5s = 31.5s, rounded up.
-	if d.Worker == nil || d.Worker.GraceSeconds != 32 || d.Worker.Name != "orders-worker" {
+	if d.Worker == nil || d.Worker.GraceSeconds != 32 || d.Worker.Name != "orders-worker" || d.Worker.Liveness.FailureThreshold != 6 {
 		t.Fatalf("worker %+v, want orders-worker with 32s", d.Worker)
 	}
 	if d.Worker.Ladder.PreStop != 0 || d.Worker.Ladder.Check() != nil {

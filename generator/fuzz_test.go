@@ -127,10 +127,14 @@ func requireInputError(t *testing.T, err error) {
 func checkModel(t *testing.T, m *Model) {
 	t.Helper()
 	l := m.Ladder
-	for _, d := range []time.Duration{l.PreStop, l.Grace, l.Close, l.Margin} {
+	for _, d := range []time.Duration{l.Grace, l.Close, l.Margin} {
 		if d <= 0 {
 			t.Fatalf("accepted a timeout of %v in ladder %+v", d, l)
 		}
+	}
+	// Without HTTP no Service routes to the pod: no preStop, and only then.
+	if (l.PreStop <= 0) == m.HTTP {
+		t.Fatalf("preStop %v in the ladder of a service with http %v", l.PreStop, m.HTTP)
 	}
 	worst := new(big.Int)
 	for _, d := range []time.Duration{l.PreStop, l.LongestDrain().D, l.Close, l.Margin} {

@@ -43,6 +43,11 @@ type Bound struct {
 func NewLadder(m *Model) Ladder {
 	t := m.Timeouts
 	l := Ladder{PreStop: t.PreStop, Close: t.CloseBudget, Margin: t.Margin, Grace: t.Grace}
+	if !m.HTTP {
+		// No Service routes to it: nothing to wait for before SIGTERM, and a
+		// sleep would only slow every rollout (the Deployment has none).
+		l.PreStop = 0
+	}
 	if m.HTTP {
 		l.Drains = append(l.Drains, Drain{"HTTP drain", "http_shutdown", t.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests"})
 	}
@@ -167,13 +172,16 @@ type Phase struct {
 // Phases lists the timeline: preStop, each drain (side by side), close,
 // margin, and the slack up to SIGKILL.
 func (l Ladder) Phases() []Phase {
-	ps := []Phase{{"preStop", "prestop", 0, l.PreStop, "endpoints stop routing; readiness turns 503 at SIGTERM"}}
+	var ps []Phase
+	if l.PreStop > 0 { // none where no Service routes to the pod
+		ps = append(ps, Phase{"preStop", "prestop", 0, l.PreStop, "endpoints stop routing; readiness turns 503 at SIGTERM"})
+	}
 	for _, d := range l.Drains {
 		ps = append(ps, Phase{d.Name, d.Key, l.PreStop, l.PreStop + d.D, d.Note})
 	}
 	closeAt := l.PreStop + l.LongestDrain().D
 	ps = append(ps,
-		Phase{"close", "close_budget", closeAt, closeAt + l.Close, "writers, readers, clients, then the pool"},
+		Phase{"close", "close_budget", closeAt, closeAt + l.Close, "clients side by side, then the pool, the admin listener last"},
 		Phase{"margin", "margin", closeAt + l.Close, l.Worst(), "room for a slow node"},
 	)
 	if l.Slack() > 0 {

@@ -45,10 +45,15 @@ type Model struct {
 	// cmd/<name>-worker (srv.Run); at most one is true.
 	AsynqInProcess, AsynqWorker bool
 
-	Timeouts Timeouts
-	Ladder   Ladder
-	HTTPPort int
-	Deploy   Deploy // the numbers of deploy/k8s and compose.yaml
+	Timeouts  Timeouts
+	Ladder    Ladder
+	HTTPPort  int
+	AdminPort int // the admin listener: probes (and metrics), apart from the API
+	// WorkerAdminPort is the dedicated worker's admin port when it runs beside
+	// the service on one machine (make run-worker); in its own pod it uses AdminPort.
+	WorkerAdminPort int
+	Pool            PoolSize // DATABASE_MAX_CONNS: what the parts sharing the pool need
+	Deploy          Deploy   // the numbers of deploy/k8s and compose.yaml
 
 	// Component settings; nil or empty when the component is off.
 	Relay      *Relay
@@ -87,7 +92,8 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, userTables: userTables}
+	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port,
+		AdminPort: DefaultAdminPort, WorkerAdminPort: DefaultAdminPort + 1, userTables: userTables}
 	for _, c := range comps {
 		switch c {
 		case HTTP:
@@ -136,6 +142,7 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 		m.AsynqWorker = m.TaskServer.Dedicated
 		m.AsynqInProcess = !m.TaskServer.Dedicated
 	}
+	m.Pool = m.poolSize()
 	m.Ladder = NewLadder(m)
 	if err := m.Ladder.Check(); err != nil {
 		return nil, err
@@ -224,4 +231,36 @@ func validatePositive(t TimeoutAnswers) error {
 		}
 	}
 	return nil
+}
+
+// DrainedParts names the parts that step 3 of the shutdown drains in
+// parallel, as the service's log names them ("drained http").
+func (m *Model) DrainedParts() []string {
+	var out []string
+	if m.HTTP {
+		out = append(out, "http")
+	}
+	if m.HasWorkers {
+		out = append(out, "workers")
+	}
+	if m.AsynqInProcess {
+		out = append(out, "asynq")
+	}
+	return out
+}
+
+// ClosedParts names the clients that step 4 of the shutdown closes side by
+// side, before the pool and the admin listener, as the log names them.
+func (m *Model) ClosedParts() []string {
+	var out []string
+	if m.Outbox {
+		out = append(out, "kafka writer")
+	}
+	for _, c := range m.Consumers {
+		out = append(out, "kafka reader "+c.Name)
+	}
+	if m.Asynq {
+		out = append(out, "asynq client")
+	}
+	return out
 }

@@ -102,6 +102,8 @@ func (m *Model) templateDirs() []templateDir {
 var userOwned = map[string]bool{
 	"base/.gitignore.tmpl":                           true,
 	"http/internal/httpapi/routes.go.tmpl":           true,
+	"http/internal/httpapi/routes_test.go.tmpl":      true,
+	"asynq/internal/tasks/example_test.go.tmpl":      true,
 	"outbox/internal/outbox/example.go.tmpl":         true,
 	"kafka/internal/consumer/_item__handler.go.tmpl": true,
 	"asynq/internal/tasks/example.go.tmpl":           true,

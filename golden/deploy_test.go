@@ -174,15 +174,22 @@ func checkServer(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
 		t.Errorf("terminationGracePeriodSeconds %d, want the grace answer %d", got, want)
 	}
 	c := onlyContainer(t, d)
-	if c.Lifecycle == nil || c.Lifecycle.PreStop == nil || c.Lifecycle.PreStop.Sleep == nil {
+	switch {
+	case !m.HTTP:
+		// No Service routes to it: a sleep would only slow every rollout.
+		if c.Lifecycle != nil {
+			t.Error("a service without HTTP has no Service in front of it: it wants no preStop")
+		}
+	case c.Lifecycle == nil || c.Lifecycle.PreStop == nil || c.Lifecycle.PreStop.Sleep == nil:
 		t.Fatal("no native preStop sleep")
-	}
-	if c.Lifecycle.PreStop.Exec != nil {
+	case c.Lifecycle.PreStop.Exec != nil:
 		t.Error("an exec preStop: distroless has no sleep binary")
+	default:
+		if got, want := c.Lifecycle.PreStop.Sleep.Seconds, secondsOf(t, "prestop", m.Timeouts.PreStop); got != want {
+			t.Errorf("preStop sleep %ds, want the prestop answer %ds", got, want)
+		}
 	}
-	if got, want := c.Lifecycle.PreStop.Sleep.Seconds, secondsOf(t, "prestop", m.Timeouts.PreStop); got != want {
-		t.Errorf("preStop sleep %ds, want the prestop answer %ds", got, want)
-	}
+	checkMemoryLimit(t, d)
 	for _, probe := range []struct {
 		name string
 		p    *corev1.Probe
@@ -195,18 +202,27 @@ func checkServer(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
 		if probe.p.HTTPGet.Path != probe.path {
 			t.Errorf("%s probe on %s, want %s", probe.name, probe.p.HTTPGet.Path, probe.path)
 		}
-		if got := containerPort(t, c, probe.p.HTTPGet.Port); got != int32(m.HTTPPort) {
-			t.Errorf("%s probe on port %d, want the http.port answer %d", probe.name, got, m.HTTPPort)
+		// The admin listener answers until the process exits: the probes
+		// never see a draining pod as dead.
+		if got := containerPort(t, c, probe.p.HTTPGet.Port); got != int32(m.AdminPort) {
+			t.Errorf("%s probe on port %d, want the admin port %d", probe.name, got, m.AdminPort)
 		}
 	}
-	// A shutdown closes the listener at step 3 and runs on for at most the
-	// longest drain and the close budget; the liveness probe must not fail
-	// often enough in that time to restart the container.
-	l := c.LivenessProbe
-	unanswered := time.Duration(l.FailureThreshold-1) * time.Duration(l.PeriodSeconds) * time.Second
-	if closed := m.Ladder.LongestDrain().D + m.Ladder.Close; unanswered <= closed {
-		t.Errorf("liveness restarts after %v without an answer, but a shutdown keeps the listener closed for up to %v", unanswered, closed)
+}
+
+// checkMemoryLimit: the pod passes its memory limit to the service (which
+// sets the Go runtime's soft limit from it) through the Downward API.
+func checkMemoryLimit(t *testing.T, d *appsv1.Deployment) {
+	t.Helper()
+	for _, e := range onlyContainer(t, d).Env {
+		if e.Name == "MEMORY_LIMIT" {
+			if e.ValueFrom == nil || e.ValueFrom.ResourceFieldRef == nil || e.ValueFrom.ResourceFieldRef.Resource != "limits.memory" {
+				t.Errorf("%s: MEMORY_LIMIT %+v, want the container's limits.memory", d.Name, e.ValueFrom)
+			}
+			return
+		}
 	}
+	t.Errorf("%s: no MEMORY_LIMIT", d.Name)
 }
 
 func checkWorker(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
@@ -223,9 +239,13 @@ func checkWorker(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
 	if want := []string{"/" + m.Name + "-worker"}; !slices.Equal(c.Command, want) {
 		t.Errorf("worker command %q, want %q", c.Command, want)
 	}
-	if c.ReadinessProbe != nil || c.LivenessProbe != nil || len(c.Ports) > 0 {
-		t.Error("the worker serves no HTTP: it wants no probes and no ports")
+	if c.ReadinessProbe != nil {
+		t.Error("no Service routes to the worker: it wants no readiness probe")
 	}
+	if l := c.LivenessProbe; l == nil || l.HTTPGet == nil || l.HTTPGet.Path != "/healthz" || containerPort(t, c, l.HTTPGet.Port) != int32(m.AdminPort) {
+		t.Errorf("worker liveness probe %+v, want /healthz on the admin port %d", l, m.AdminPort)
+	}
+	checkMemoryLimit(t, d)
 	if c.Lifecycle != nil {
 		t.Error("the worker has no Service: it wants no preStop")
 	}
@@ -304,9 +324,15 @@ func checkConfigMap(t *testing.T, m *generator.Model, k manifests, tree string) 
 func modelValues(m *generator.Model) map[string]any {
 	t := m.Timeouts
 	v := map[string]any{
-		"HTTP_ADDR":             fmt.Sprintf(":%d", m.HTTPPort),
-		"HTTP_SHUTDOWN_TIMEOUT": t.HTTPShutdown,
-		"CLOSE_TIMEOUT":         t.CloseBudget,
+		"ADMIN_ADDR":    fmt.Sprintf(":%d", m.AdminPort),
+		"CLOSE_TIMEOUT": t.CloseBudget,
+	}
+	if m.HTTP {
+		v["HTTP_ADDR"] = fmt.Sprintf(":%d", m.HTTPPort)
+		v["HTTP_SHUTDOWN_TIMEOUT"] = t.HTTPShutdown
+	}
+	if m.UsesPostgres {
+		v["DATABASE_MAX_CONNS"] = m.Pool.Default
 	}
 	if m.HasWorkers {
 		v["WORKER_DRAIN_TIMEOUT"] = t.WorkerDrain
@@ -509,6 +535,9 @@ func checkPodConfig(t *testing.T, d *appsv1.Deployment, cm *corev1.ConfigMap, ex
 		t.Errorf("%s: envFrom %+v, want the ConfigMap %s", d.Name, c.EnvFrom, cm.Name)
 	}
 	for _, e := range c.Env {
+		if e.Name == "MEMORY_LIMIT" {
+			continue // from the Downward API: checkMemoryLimit
+		}
 		if e.Value != "" || e.ValueFrom == nil || e.ValueFrom.SecretKeyRef == nil {
 			t.Errorf("%s: %s is not from a Secret", d.Name, e.Name)
 			continue

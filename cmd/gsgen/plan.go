@@ -55,6 +55,12 @@ collide and a value that would fit.`,
 				return err
 			}
 			printBudget(e, m.Ladder)
+			if w := m.Deploy.Worker; w != nil {
+				fmt.Fprintf(e.stdout, "\nThe asynq worker, cmd/%s: its own pod, no preStop, its own grace period\n\n%s", w.Name, w.Ladder.Table())
+			}
+			if m.Pool.Default > 0 {
+				fmt.Fprintf(e.stdout, "\nPostgreSQL pool (DATABASE_MAX_CONNS): %d by default, at least %d\n  %s\n", m.Pool.Default, m.Pool.Min, m.Pool)
+			}
 			printWarnings(e, m.Ladder)
 			fmt.Fprintln(e.stdout, "\nladder: ok")
 			return nil

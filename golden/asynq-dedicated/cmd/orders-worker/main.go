@@ -6,14 +6,21 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"example.com/orders/internal/admin"
 	"example.com/orders/internal/config"
 	"example.com/orders/internal/tasks"
 )
@@ -26,18 +33,54 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Getenv, os.Stderr))
+	// Catch the signals before anything starts, so that none is lost: with
+	// no handler installed yet, SIGTERM would kill the process outright.
+	// Buffered, because signal.Notify drops a signal it cannot deliver at once.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGTERM, os.Interrupt, syscall.SIGTSTP)
+	os.Exit(run(signals, os.LookupEnv, os.Stderr))
 }
 
-// run starts the task server, lets asynq's Run wait for a signal and drain
-// the running tasks, closes what the handlers used, and returns the exit code.
-func run(getenv func(string) string, stderr io.Writer) int {
-	cfg, err := config.Load(getenv)
+// run starts the task server, waits for a signal, drains the running tasks,
+// closes what the handlers used, and returns the exit code. It owns the
+// signals, as cmd/orders does: asynq's Run would install a handler of its
+// own, and a SIGTERM that came before it would be lost.
+func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr io.Writer) int {
+	cfg, err := config.Load(lookupEnv)
 	if err != nil {
 		slog.New(slog.NewJSONHandler(stderr, nil)).Error("bad configuration", "service", "orders-worker", "err", err)
 		return exitConfig
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})).With("service", "orders-worker")
+	// Let the garbage collector work harder as the heap nears the container's
+	// memory limit, instead of the kernel killing the process.
+	if soft, ok := cfg.SoftMemoryLimit(); ok {
+		debug.SetMemoryLimit(soft)
+	}
+
+	// The admin listener first, and closed last. /healthz is the liveness
+	// probe: it fails while asynq's periodic check cannot reach Redis, so a
+	// worker wedged on a lost connection is restarted.
+	var redisErr atomic.Pointer[error]
+	ready := &admin.Readiness{}
+	adminLn, err := new(net.ListenConfig).Listen(context.Background(), "tcp", cfg.AdminAddr)
+	if err != nil {
+		logger.Error("part failed", "part", "admin listener", "err", err)
+		return exitFailed
+	}
+	adminSrv := admin.NewServer(ready, func() error {
+		if err := redisErr.Load(); err != nil {
+			return *err
+		}
+		return nil
+	}, logger)
+	go func() {
+		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("part failed", "part", "admin listener", "err", err)
+		}
+	}()
+	defer adminSrv.Close()
+	logger.Info("admin server listening", "addr", adminLn.Addr().String())
 
 	srv := tasks.NewServer(tasks.Config{
 		RedisAddr:       cfg.RedisAddr,
@@ -45,6 +88,14 @@ func run(getenv func(string) string, stderr io.Writer) int {
 		RedisDB:         cfg.RedisDB,
 		Concurrency:     cfg.AsynqConcurrency,
 		ShutdownTimeout: cfg.AsynqShutdownTimeout,
+		HealthCheck: func(err error) {
+			if err == nil {
+				redisErr.Store(nil)
+				return
+			}
+			err = fmt.Errorf("redis at %s: %w", cfg.RedisAddr, err)
+			redisErr.Store(&err)
+		},
 	}, logger)
 	// asynq does not check Redis when it starts: check now, so an unreachable
 	// Redis fails the deploy instead of filling the log with retries.
@@ -52,44 +103,54 @@ func run(getenv func(string) string, stderr io.Writer) int {
 		logger.Error("part failed", "part", "asynq", "err", fmt.Errorf("redis at %s: %w", cfg.RedisAddr, err))
 		return exitFailed
 	}
-	mux := tasks.NewMux(&tasks.Handlers{Logger: logger})
-
-	signalled := watchSignals(logger)
-	logger.Info("task server starting", "redis", cfg.RedisAddr, "concurrency", cfg.AsynqConcurrency,
-		"shutdown_timeout", cfg.AsynqShutdownTimeout.String())
-	// Run owns the signals. On SIGTERM or SIGINT it stops taking tasks, waits
-	// up to ASYNQ_SHUTDOWN_TIMEOUT for the running ones, pushes those still
-	// running back to the queue, and returns. SIGTSTP only stops taking tasks:
-	// a pause by hand, for example before a migration.
-	if err := srv.Run(mux); err != nil {
+	if err := srv.Start(tasks.NewMux(&tasks.Handlers{Logger: logger})); err != nil {
 		logger.Error("part failed", "part", "asynq", "err", err)
 		return exitFailed
 	}
-	start := <-signalled
+	ready.Set(true)
+	logger.Info("task server started", "redis", cfg.RedisAddr, "concurrency", cfg.AsynqConcurrency,
+		"shutdown_timeout", cfg.AsynqShutdownTimeout.String())
+
+	// SIGTSTP only stops taking tasks: a pause by hand, for example before a
+	// migration. SIGTERM or SIGINT stops the worker.
+	var sig os.Signal
+	for sig = range signals {
+		if sig != syscall.SIGTSTP {
+			break
+		}
+		logger.Info("paused: taking no new task", "signal", sig.String())
+		srv.Stop()
+	}
+	start := time.Now()
+	logger.Info("shutdown started", "signal", sig.String())
+	ready.Set(false)
+
+	// Stop taking tasks, then wait up to ASYNQ_SHUTDOWN_TIMEOUT for the
+	// running ones; those still running then go back to the queue. A second
+	// signal exits at once with code 1, as in cmd/orders, so an operator
+	// can always cut a shutdown short (tasks still running then come back
+	// only when their lease expires, as retries).
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		srv.Stop()
+		srv.Shutdown()
+	}()
+	for waiting := true; waiting; {
+		select {
+		case <-drained:
+			waiting = false
+		case sig := <-signals:
+			if sig == syscall.SIGTSTP {
+				continue // already taking no new task
+			}
+			logger.Error("second signal, exiting before shutdown completed", "signal", sig.String())
+			return exitFailed
+		}
+	}
 	logger.Info("drained", "part", "asynq", "took", time.Since(start).String())
 	// Nothing else to close: Shutdown closed the server's Redis connections.
 
 	logger.Info("shutdown complete", "took", time.Since(start).String(), "exit", exitOK)
 	return exitOK
-}
-
-// watchSignals reports when the first SIGTERM or SIGINT arrived. Run stops on
-// that first one and ignores any after it; a second one here exits at once
-// with code 1, as in cmd/orders, so an operator can always cut a shutdown
-// short. (Tasks still running then come back only when their lease expires,
-// as retries.)
-func watchSignals(logger *slog.Logger) <-chan time.Time {
-	// Room for two, because signal.Notify drops a signal it cannot deliver at once.
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGTERM, os.Interrupt)
-	first := make(chan time.Time, 1)
-	go func() {
-		sig := <-signals
-		first <- time.Now()
-		logger.Info("shutdown started", "signal", sig.String())
-		sig = <-signals
-		logger.Error("second signal, exiting before shutdown completed", "signal", sig.String())
-		os.Exit(exitFailed)
-	}()
-	return first
 }

@@ -16,11 +16,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"example.com/orders/internal/admin"
 	"example.com/orders/internal/config"
 	"example.com/orders/internal/httpapi"
 	"example.com/orders/internal/tasks"
@@ -39,22 +41,27 @@ func main() {
 	signals := make(chan os.Signal, 2)
 	// SIGTERM is what Kubernetes and docker stop send; os.Interrupt is Ctrl-C.
 	signal.Notify(signals, syscall.SIGTERM, os.Interrupt)
-	os.Exit(run(signals, os.Getenv, os.Stderr, httpapi.Routes))
+	os.Exit(run(signals, os.LookupEnv, os.Stderr, httpapi.Routes))
 }
 
 // run starts the service, waits for a signal and shuts the service down in
 // order, then returns the exit code. Everything it takes from the outside
 // world is an argument, so main_test.go can drive it in-process: signals
-// delivers SIGTERM and SIGINT, getenv reads the configuration, stderr gets the
+// delivers SIGTERM and SIGINT, lookupEnv reads the configuration, stderr gets the
 // JSON log, and routes registers the handlers (main passes httpapi.Routes).
-func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer, routes func(*http.ServeMux, httpapi.Deps)) int {
-	cfg, err := config.Load(getenv)
+func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr io.Writer, routes func(*http.ServeMux, httpapi.Deps)) int {
+	cfg, err := config.Load(lookupEnv)
 	if err != nil {
 		// No logger yet (its level is configuration): report in the same JSON shape anyway.
 		slog.New(slog.NewJSONHandler(stderr, nil)).Error("bad configuration", "service", "orders", "err", err)
 		return exitConfig
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})).With("service", "orders")
+	// Let the garbage collector work harder as the heap nears the container's
+	// memory limit, instead of the kernel killing the process.
+	if soft, ok := cfg.SoftMemoryLimit(); ok {
+		debug.SetMemoryLimit(soft)
+	}
 
 	// ctx is the background context: background loops take no new work once
 	// it is cancelled (step 2). HTTP requests do not derive from it (see
@@ -72,6 +79,23 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 		failOnce.Do(func() { close(failed) })
 	}
 
+	// The admin listener first, and closed last: Kubernetes probes it from the
+	// moment the container starts to the moment it exits, and /readyz says
+	// "not ready" until everything below has started.
+	ready := &admin.Readiness{}
+	adminLn, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.AdminAddr)
+	if err != nil {
+		logger.Error("part failed", "part", "admin listener", "err", err)
+		return exitFailed
+	}
+	adminSrv := admin.NewServer(ready, nil, logger)
+	go func() {
+		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
+			fail("admin listener", err)
+		}
+	}()
+	logger.Info("admin server listening", "addr", adminLn.Addr().String())
+
 	// asynq. The client enqueues tasks from the HTTP handlers (httpapi.Deps);
 	// it is closed in step 4, once HTTP has drained.
 	taskCfg := tasks.Config{
@@ -87,11 +111,9 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 	if err := taskClient.Ping(); err != nil {
 		fail("asynq", fmt.Errorf("redis at %s: %w", cfg.RedisAddr, err))
 	}
-
 	// Start each part after what it depends on. HTTP comes last, so the
 	// service says it is ready only once everything behind its handlers is up.
-	ready := &httpapi.Readiness{}
-	srv := httpapi.NewServer(ready, routes, httpapi.Deps{Logger: logger, Tasks: taskClient})
+	srv := httpapi.NewServer(routes, httpapi.Deps{Logger: logger, Tasks: taskClient}, cfg.HTTPShutdownTimeout)
 	// Listen before serving, so that a bad address or a port in use is
 	// reported here, with the address, rather than lost in a goroutine.
 	if ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.HTTPAddr); err != nil {
@@ -103,9 +125,10 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 				fail("http", err)
 			}
 		}()
-		ready.Set(true)
 		logger.Info("http server listening", "addr", ln.Addr().String())
 	}
+	// Everything has started: ready for work.
+	ready.Set(true)
 
 	// Run until the first SIGTERM or SIGINT, or until a part fails.
 	exit := exitOK
@@ -126,9 +149,8 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 
 		// 1. Readiness first: /readyz answers 503, so the load balancer stops
 		// sending new requests while the ones it already sent are still served.
-		// /healthz stays 200 for as long as the server listens (step 3 closes
-		// the listener): the process is alive, and a restart now would only cut
-		// the drain short.
+		// /healthz stays 200 on the admin listener until the process exits:
+		// it is alive, and a restart now would only cut the drain short.
 		sd.step(1, "readiness", func() { ready.Set(false) })
 
 		// 2. Stop intake: background loops start no new work. In-flight HTTP
@@ -160,17 +182,22 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 			drain.Wait()
 		})
 
-		// 4. Close what the drained parts used, dependents first and the
-		// Postgres pool last: a pool closed before step 3 ends would fail a
-		// loop in the middle of its transaction. CLOSE_TIMEOUT bounds the
-		// whole step, so a hung close cannot eat the margin before SIGKILL.
+		// 4. Close what the drained parts used: the clients side by side (none
+		// depends on another), then the Postgres pool, last: a pool closed
+		// before step 3 ends would fail a loop in the middle of its transaction.
+		// CLOSE_TIMEOUT bounds the whole step, so a hung close cannot eat the
+		// margin before SIGKILL.
 		sd.step(4, "close", func() {
 			sd.within(cfg.CloseTimeout, "CLOSE_TIMEOUT", func() {
-				// HTTP holds nothing more: Shutdown closed its listener and connections.
+				var closing sync.WaitGroup
 				// The asynq client, now that HTTP has drained: no request is left
 				// that could enqueue a task.
-				sd.part("closed", "asynq client", taskClient.Close)
+				closing.Go(func() { sd.part("closed", "asynq client", taskClient.Close) })
+				closing.Wait()
 			})
+			// The admin listener after everything else: the probes answered
+			// until now. Close, not Shutdown: a probe has nothing to finish.
+			sd.part("closed", "admin listener", adminSrv.Close)
 		})
 	}()
 

@@ -19,10 +19,16 @@ import (
 
 // Config is the service's configuration.
 type Config struct {
-	HTTPAddr             string        // HTTP_ADDR: where the HTTP server listens
-	HTTPShutdownTimeout  time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
-	CloseTimeout         time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
-	LogLevel             slog.Level    // LOG_LEVEL: debug, info, warn or error
+	AdminAddr           string        // ADMIN_ADDR: where the admin listener serves the probes
+	HTTPAddr            string        // HTTP_ADDR: where the HTTP server listens
+	HTTPShutdownTimeout time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
+	CloseTimeout        time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
+	LogLevel            slog.Level    // LOG_LEVEL: debug, info, warn or error
+	// MEMORY_LIMIT: the container's memory limit in bytes (Kubernetes passes
+	// it); 0 when there is none. main sets the Go runtime's soft limit from it.
+	MemoryLimit int64
+	// GOMEMLIMIT is set: the Go runtime has read a soft limit of its own.
+	GoMemLimitSet        bool
 	RedisAddr            string        // REDIS_ADDR: the Redis that holds asynq's queues
 	RedisPassword        string        // REDIS_PASSWORD: empty if Redis has none; set it from a Secret
 	RedisDB              int           // REDIS_DB: the Redis database number
@@ -33,6 +39,7 @@ type Config struct {
 // The defaults are the answers given to gsgen. Together they fit the shutdown
 // budget in README.md; change them there (gsgen.yaml) rather than here.
 const (
+	defaultAdminAddr            = ":9090"
 	defaultHTTPAddr             = ":8080"
 	defaultHTTPShutdownTimeout  = 25 * time.Second
 	defaultCloseTimeout         = time.Second
@@ -43,18 +50,20 @@ const (
 	defaultAsynqShutdownTimeout = 25 * time.Second
 )
 
-// Load reads the configuration through getenv (os.Getenv in main, a map in
-// tests); an unset or empty variable takes its default. It reports every bad
+// Load reads the configuration through lookup (os.LookupEnv in main, a map
+// in tests); an unset variable takes its default. It reports every bad
 // variable at once, each error naming its variable.
-func Load(getenv func(string) string) (Config, error) {
-	e := &env{getenv: getenv}
+func Load(lookup func(string) (string, bool)) (Config, error) {
+	e := &env{lookup: lookup, failed: map[string]bool{}}
 	c := Config{
+		AdminAddr:            e.addr("ADMIN_ADDR", defaultAdminAddr),
 		HTTPAddr:             e.addr("HTTP_ADDR", defaultHTTPAddr),
 		HTTPShutdownTimeout:  e.duration("HTTP_SHUTDOWN_TIMEOUT", defaultHTTPShutdownTimeout),
 		CloseTimeout:         e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
 		LogLevel:             e.level("LOG_LEVEL", defaultLogLevel),
+		MemoryLimit:          e.bytes("MEMORY_LIMIT"),
 		RedisAddr:            e.addr("REDIS_ADDR", defaultRedisAddr),
-		RedisPassword:        e.str("REDIS_PASSWORD", ""),
+		RedisPassword:        e.secret("REDIS_PASSWORD"),
 		RedisDB:              e.index("REDIS_DB", defaultRedisDB, 15),
 		AsynqConcurrency:     e.count("ASYNQ_CONCURRENCY", defaultAsynqConcurrency, 1000),
 		AsynqShutdownTimeout: e.duration("ASYNQ_SHUTDOWN_TIMEOUT", defaultAsynqShutdownTimeout),
@@ -63,10 +72,11 @@ func Load(getenv func(string) string) (Config, error) {
 	// must fit in the worker drain, or shutdown cuts it.
 	// The ladder, checked again with the deployed value: a task may run for
 	// tasks.TaskTimeout, so a shorter drain would cut it on every deploy.
-	if c.AsynqShutdownTimeout < tasks.TaskTimeout {
+	if e.ok("ASYNQ_SHUTDOWN_TIMEOUT") && c.AsynqShutdownTimeout < tasks.TaskTimeout {
 		e.bad("ASYNQ_SHUTDOWN_TIMEOUT", c.AsynqShutdownTimeout.String(),
 			"must be at least the task timeout "+tasks.TaskTimeout.String()+": every deploy would cut running tasks and run them again")
 	}
+	_, c.GoMemLimitSet = lookup("GOMEMLIMIT")
 	if err := errors.Join(e.errs...); err != nil {
 		return Config{}, err
 	}
@@ -75,30 +85,80 @@ func Load(getenv func(string) string) (Config, error) {
 
 // env reads variables and collects what is wrong with them.
 type env struct {
-	getenv func(string) string
+	lookup func(string) (string, bool)
 	errs   []error
+	failed map[string]bool // the variables that held a bad value
 }
 
 func (e *env) bad(key, value, problem string) {
+	e.failed[key] = true
+	if len(value) > 80 {
+		value = value[:80] + "..." // a value pasted by mistake can be huge
+	}
 	e.errs = append(e.errs, fmt.Errorf("%s=%q: %s", key, value, problem))
+}
+
+// ok reports whether every variable of keys parsed. A check that compares
+// variables runs only then: one mistake gives one error, not a second one
+// about the value the mistake left behind.
+func (e *env) ok(keys ...string) bool {
+	for _, k := range keys {
+		if e.failed[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// value returns the variable and whether it is set to something. An unset
+// variable takes its default; one set to nothing is a mistake (an empty
+// Secret, a templating slip), reported instead of quietly taking the default.
+func (e *env) value(key string) (string, bool) {
+	s, set := e.lookup(key)
+	if set && s == "" {
+		e.bad(key, s, "is set but empty; unset it to take the default")
+		return "", false
+	}
+	return s, set
 }
 
 // addr reads a host:port such as ":8080" or "127.0.0.1:0".
 func (e *env) addr(key, def string) string {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
-	if _, _, err := net.SplitHostPort(s); err != nil {
-		e.bad(key, s, fmt.Sprintf("not a host:port, e.g. %q", def))
+	_, port, err := net.SplitHostPort(s)
+	if err == nil {
+		var n int
+		if n, err = strconv.Atoi(port); err == nil && (n < 0 || n > 65535) {
+			err = errors.New("port out of range")
+		}
+	}
+	if err != nil {
+		e.bad(key, s, fmt.Sprintf("not a host:port with a port from 0 to 65535, e.g. %q", def))
 	}
 	return s
 }
 
+// bytes reads a number of bytes, such as Kubernetes' resourceFieldRef writes
+// for a memory limit; unset is 0, none.
+func (e *env) bytes(key string) int64 {
+	s, ok := e.value(key)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		e.bad(key, s, "not a number of bytes, e.g. 134217728")
+	}
+	return n
+}
+
 // duration reads a positive Go duration such as "25s" or "1m30s".
 func (e *env) duration(key string, def time.Duration) time.Duration {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	d, err := time.ParseDuration(s)
@@ -113,8 +173,8 @@ func (e *env) duration(key string, def time.Duration) time.Duration {
 
 // level reads a slog level: debug, info, warn or error.
 func (e *env) level(key string, def slog.Level) slog.Level {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	var l slog.Level
@@ -124,18 +184,25 @@ func (e *env) level(key string, def slog.Level) slog.Level {
 	return l
 }
 
-// str reads a string; unset or empty takes the default.
+// str reads a string.
 func (e *env) str(key, def string) string {
-	if s := e.getenv(key); s != "" {
+	if s, ok := e.value(key); ok {
 		return s
 	}
 	return def
 }
 
+// secret reads a credential that may be empty (none): the one variable
+// whose empty value means something.
+func (e *env) secret(key string) string {
+	s, _ := e.lookup(key)
+	return s
+}
+
 // count reads a whole number from 1 to max.
 func (e *env) count(key string, def, max int) int {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	n, err := strconv.Atoi(s)
@@ -148,8 +215,8 @@ func (e *env) count(key string, def, max int) int {
 // index reads a whole number from 0 to max, such as a Redis database number
 // (Redis has 16 databases, 0 to 15, unless configured otherwise).
 func (e *env) index(key string, def, max int) int {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	n, err := strconv.Atoi(s)
@@ -157,4 +224,14 @@ func (e *env) index(key string, def, max int) int {
 		e.bad(key, s, fmt.Sprintf("not a whole number from 0 to %d", max))
 	}
 	return n
+}
+
+// SoftMemoryLimit is the soft memory limit for the Go runtime: 90% of the
+// container's memory limit, leaving room for what the runtime does not
+// count. None when there is no limit, or when GOMEMLIMIT set one by hand.
+func (c Config) SoftMemoryLimit() (int64, bool) {
+	if c.MemoryLimit <= 0 || c.GoMemLimitSet {
+		return 0, false
+	}
+	return c.MemoryLimit / 10 * 9, true
 }

@@ -4,8 +4,8 @@ package main
 
 // These tests drive run in-process: a channel stands in for the process's
 // signals, a map for its environment and a log sink for stderr. They reach
-// the service over the network like a client would, on a port the kernel
-// picks (HTTP_ADDR=127.0.0.1:0), found in the "http server listening" line.
+// the service over the network like a client would, on ports the kernel
+// picks (127.0.0.1:0), found in the "... listening" lines of its log.
 //
 // To keep a request in flight they add one handler of their own, GET
 // /test/slow, through run's routes argument (main passes httpapi.Routes; the
@@ -22,7 +22,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -42,19 +41,19 @@ const hang = testenv.Hang
 
 // service is one run of the service, started by startService.
 type service struct {
-	t        *testing.T
-	signals  chan os.Signal
-	logs     *logSink
-	exited   chan int       // receives run's exit code
-	addr     string         // where it listens
-	mux      *http.ServeMux // the handler behind the server
-	started  chan struct{}  // a /test/slow request arrived
-	release  chan struct{}  // closed to let /test/slow requests finish
-	released sync.Once
+	t         *testing.T
+	signals   chan os.Signal
+	logs      *logSink
+	exited    chan int      // receives run's exit code
+	adminAddr string        // where the admin listener serves the probes
+	addr      string        // where the HTTP server listens
+	started   chan struct{} // a /test/slow request arrived
+	release   chan struct{} // closed to let /test/slow requests finish
+	released  sync.Once
 }
 
-// startService runs the service with HTTP_ADDR=127.0.0.1:0 plus env, and
-// returns once it listens. Cleanup releases any held request and makes sure
+// startService runs the service on ports the kernel picks, plus env, and
+// returns once it is ready. Cleanup releases any held request and makes sure
 // run has returned.
 func startService(t *testing.T, env map[string]string) *service {
 	t.Helper()
@@ -66,21 +65,23 @@ func startService(t *testing.T, env map[string]string) *service {
 		started: make(chan struct{}, 1),
 		release: make(chan struct{}),
 	}
-	vars := map[string]string{"HTTP_ADDR": "127.0.0.1:0"}
+	vars := map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "HTTP_ADDR": "127.0.0.1:0"}
 	maps.Copy(vars, env)
-	getenv := testEnv(t, vars)
-	muxes := make(chan *http.ServeMux, 1)
+	lookup := testEnv(t, vars)
 	routes := func(mux *http.ServeMux, deps httpapi.Deps) {
 		httpapi.Routes(mux, deps)
 		mux.HandleFunc("GET /test/slow", s.slow)
-		muxes <- mux
 	}
-	go func() { s.exited <- run(s.signals, getenv, s.logs, routes) }()
+	go func() { s.exited <- run(s.signals, lookup, s.logs, routes) }()
 	t.Cleanup(s.stop)
 
+	admin := s.logs.waitFor(t, `"admin server listening"`, func(l logLine) bool { return l["msg"] == "admin server listening" })
+	s.adminAddr, _ = admin["addr"].(string)
 	line := s.logs.waitFor(t, `"http server listening"`, func(l logLine) bool { return l["msg"] == "http server listening" })
 	s.addr, _ = line["addr"].(string)
-	s.mux = <-muxes
+	if !eventually(func() bool { return s.probe("/readyz") == http.StatusOK }) {
+		t.Fatalf("/readyz never turned 200\n%s", s.logs)
+	}
 	return s
 }
 
@@ -143,24 +144,15 @@ func (s *service) slowRequest() <-chan response {
 	return got
 }
 
-// get sends GET path over the network and returns the status code.
-func (s *service) get(path string) int {
-	s.t.Helper()
-	resp, err := newClient().Get("http://" + s.addr + path)
+// probe asks the admin listener for path, over the network as the kubelet
+// does, and returns the status code, or 0 when nothing answers.
+func (s *service) probe(path string) int {
+	resp, err := newClient().Get("http://" + s.adminAddr + path)
 	if err != nil {
-		s.t.Fatalf("GET %s: %v", path, err)
+		return 0
 	}
 	resp.Body.Close()
 	return resp.StatusCode
-}
-
-// probe asks the server's own handler for path, in-process. Once shutdown
-// has begun, the listener is closed and a probe over the network would be
-// refused; asking the handler shows what the probe would have answered.
-func (s *service) probe(path string) int {
-	rec := httptest.NewRecorder()
-	s.mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-	return rec.Code
 }
 
 // waitExit waits for run to return and checks its exit code.
@@ -196,10 +188,7 @@ func newClient() *http.Client {
 func TestReadinessTurns503WhileHealthzStays200(t *testing.T) {
 	t.Parallel()
 	s := startService(t, nil)
-	if got := s.get("/readyz"); got != http.StatusOK {
-		t.Fatalf("before the signal: /readyz = %d, want 200", got)
-	}
-	if got := s.get("/healthz"); got != http.StatusOK {
+	if got := s.probe("/healthz"); got != http.StatusOK {
 		t.Fatalf("before the signal: /healthz = %d, want 200", got)
 	}
 
@@ -210,6 +199,7 @@ func TestReadinessTurns503WhileHealthzStays200(t *testing.T) {
 	if !eventually(func() bool { return s.probe("/readyz") == http.StatusServiceUnavailable }) {
 		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", hang, s.logs)
 	}
+	// The HTTP server's listener is closed by now, the admin listener's is not.
 	if got := s.probe("/healthz"); got != http.StatusOK {
 		t.Errorf("while draining: /healthz = %d, want 200 (a failing liveness probe gets the pod restarted)", got)
 	}
@@ -253,21 +243,28 @@ func TestShutdownStepsAreLoggedInOrder(t *testing.T) {
 	s.signals <- syscall.SIGTERM
 	s.waitExit(exitOK)
 	checkShutdownLog(t, s.logs.all())
+	if got := s.probe("/healthz"); got != 0 {
+		t.Errorf("after the exit the admin listener still answers (%d): it must close last", got)
+	}
 }
 
 // The parts of this service, as its shutdown log names them (design: stop
-// intake, drain in parallel, then close dependents first and the pool last).
+// intake, drain in parallel, then close the clients side by side, the pool
+// after them and the admin listener last).
 var (
 	wantStopped = []string{}
 	wantDrained = []string{"http"}
-	wantClosed  = []string{}
+	// Closed side by side, in any order.
+	wantClosed = []string{}
+	// Closed after them, in this order.
+	wantClosedLast = []string{"admin listener"}
 )
 
 // checkShutdownLog checks the shutdown's record: steps 1 to 4 in order; the
 // "stopped" parts inside step 2; every part "drained" inside step 3, in any
-// order (they drain in parallel); every part "closed" inside step 4, in
-// exactly the order of wantClosed; and "shutdown complete" last. Every line
-// carries its duration in took.
+// order (they drain in parallel); every part "closed" inside step 4, the
+// clients in any order, then exactly wantClosedLast; and "shutdown complete"
+// last. Every line carries its duration in took.
 func checkShutdownLog(t *testing.T, lines []logLine) {
 	t.Helper()
 	wantSteps := []string{"readiness", "stop intake", "drain", "close"}
@@ -315,19 +312,22 @@ func checkShutdownLog(t *testing.T, lines []logLine) {
 	if len(steps) != len(wantSteps) {
 		t.Errorf("logged steps %q, want %q", steps, wantSteps)
 	}
-	slices.Sort(drained)
-	if want := slices.Sorted(slices.Values(wantDrained)); !slices.Equal(drained, want) {
-		t.Errorf("drained parts %q, want %q", drained, want)
-	}
 	if !slices.Equal(stopped, wantStopped) {
 		t.Errorf("stopped parts %q, want %q", stopped, wantStopped)
 	}
-	if !slices.Equal(closed, wantClosed) {
-		t.Errorf("closed parts %q, want %q in this order", closed, wantClosed)
+	if !sameSet(drained, wantDrained) {
+		t.Errorf("drained parts %q, want %q in any order", drained, wantDrained)
+	}
+	if n := len(wantClosed); len(closed) != n+len(wantClosedLast) || !sameSet(closed[:n], wantClosed) || !slices.Equal(closed[n:], wantClosedLast) {
+		t.Errorf("closed parts %q, want %q in any order, then %q", closed, wantClosed, wantClosedLast)
 	}
 	if !complete {
 		t.Error(`no "shutdown complete" line`)
 	}
+}
+
+func sameSet(got, want []string) bool {
+	return slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want)))
 }
 
 func partOf(l logLine) string {
@@ -373,61 +373,94 @@ func TestDrainOverBudgetExits1(t *testing.T) {
 	}
 }
 
+// The HTTP port is taken: the parts that started shut down in order, and the
+// exit code says the start failed.
 func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 	t.Parallel()
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer taken.Close()
-
+	taken := takenPort(t)
 	logs := &logSink{}
-	exited := make(chan int, 1)
-	getenv := testEnv(t, map[string]string{"HTTP_ADDR": taken.Addr().String()})
-	go func() { exited <- run(make(chan os.Signal), getenv, logs, httpapi.Routes) }()
-	select {
-	case code := <-exited:
-		if code != exitFailed {
-			t.Fatalf("run returned %d, want %d\n%s", code, exitFailed, logs)
-		}
-	case <-time.After(hang):
-		t.Fatalf("run did not return within %v on a port in use\n%s", hang, logs)
+	lookup := testEnv(t, map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "HTTP_ADDR": taken})
+	if code := runUntilExit(t, lookup, logs); code != exitFailed {
+		t.Fatalf("run returned %d, want %d\n%s", code, exitFailed, logs)
 	}
 	logs.waitFor(t, "part failed: http", func(l logLine) bool { return l["msg"] == "part failed" && l["part"] == "http" })
 	checkShutdownLog(t, logs.all())
+}
+
+// The admin port is taken: nothing else has started, so there is nothing to
+// shut down; the exit code says the start failed.
+func TestAdminListenFailureExits1(t *testing.T) {
+	t.Parallel()
+	taken := takenPort(t)
+	logs := &logSink{}
+	lookup := testEnv(t, map[string]string{"ADMIN_ADDR": taken, "HTTP_ADDR": "127.0.0.1:0"})
+	if code := runUntilExit(t, lookup, logs); code != exitFailed {
+		t.Fatalf("run returned %d, want %d\n%s", code, exitFailed, logs)
+	}
+	logs.waitFor(t, "part failed: admin listener", func(l logLine) bool { return l["msg"] == "part failed" && l["part"] == "admin listener" })
 }
 
 func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 	t.Parallel()
 	logs := &logSink{}
 	// No servers: a bad configuration stops the service before it connects to any.
-	getenv := fixedEnv(map[string]string{"HTTP_ADDR": "127.0.0.1:0", "HTTP_SHUTDOWN_TIMEOUT": "soon"})
-	if code := run(make(chan os.Signal), getenv, logs, httpapi.Routes); code != exitConfig {
+	lookup := fixedEnv(map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "CLOSE_TIMEOUT": "soon"})
+	if code := runUntilExit(t, lookup, logs); code != exitConfig {
 		t.Fatalf("run returned %d, want %d\n%s", code, exitConfig, logs)
 	}
-	if out := logs.String(); !strings.Contains(out, "HTTP_SHUTDOWN_TIMEOUT") {
-		t.Errorf("log does not name HTTP_SHUTDOWN_TIMEOUT:\n%s", out)
+	if out := logs.String(); !strings.Contains(out, "CLOSE_TIMEOUT") {
+		t.Errorf("log does not name CLOSE_TIMEOUT:\n%s", out)
 	}
 	for _, l := range logs.all() {
-		if l["msg"] == "http server listening" {
-			t.Error("the server started despite bad configuration")
+		if strings.HasSuffix(fmt.Sprint(l["msg"]), "listening") {
+			t.Errorf("%q despite a bad configuration", l["msg"])
 		}
+	}
+}
+
+// takenPort returns the address of a port something else listens on.
+func takenPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return ln.Addr().String()
+}
+
+// runUntilExit runs the service with no signal to come, for a start that
+// fails, and returns its exit code.
+func runUntilExit(t *testing.T, lookup func(string) (string, bool), logs *logSink) int {
+	t.Helper()
+	exited := make(chan int, 1)
+	go func() { exited <- run(make(chan os.Signal), lookup, logs, httpapi.Routes) }()
+	select {
+	case code := <-exited:
+		return code
+	case <-time.After(hang):
+		t.Fatalf("run did not return within %v\n%s", hang, logs)
+		return 0
 	}
 }
 
 // testEnv is the environment a test runs the whole service with: vars, over
 // servers of the test's own. A test whose server is
 // unreachable skips, saying which variable to set (and fails when CI is set).
-func testEnv(t *testing.T, vars map[string]string) func(string) string {
+func testEnv(t *testing.T, vars map[string]string) func(string) (string, bool) {
 	t.Helper()
 	env := map[string]string{}
 	maps.Copy(env, vars)
 	return fixedEnv(env)
 }
 
-// fixedEnv is a getenv that reads vars and nothing else.
-func fixedEnv(vars map[string]string) func(string) string {
-	return func(key string) string { return vars[key] }
+// fixedEnv looks variables up in vars and nothing else, as os.LookupEnv
+// does in the environment.
+func fixedEnv(vars map[string]string) func(string) (string, bool) {
+	return func(key string) (string, bool) {
+		v, ok := vars[key]
+		return v, ok
+	}
 }
 
 // logLine is one JSON log line.

@@ -11,39 +11,50 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strconv"
 	"time"
 )
 
 // Config is the service's configuration.
 type Config struct {
+	AdminAddr           string        // ADMIN_ADDR: where the admin listener serves the probes
 	HTTPAddr            string        // HTTP_ADDR: where the HTTP server listens
 	HTTPShutdownTimeout time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
 	CloseTimeout        time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
 	LogLevel            slog.Level    // LOG_LEVEL: debug, info, warn or error
+	// MEMORY_LIMIT: the container's memory limit in bytes (Kubernetes passes
+	// it); 0 when there is none. main sets the Go runtime's soft limit from it.
+	MemoryLimit int64
+	// GOMEMLIMIT is set: the Go runtime has read a soft limit of its own.
+	GoMemLimitSet bool
 }
 
 // The defaults are the answers given to gsgen. Together they fit the shutdown
 // budget in README.md; change them there (gsgen.yaml) rather than here.
 const (
+	defaultAdminAddr           = ":9090"
 	defaultHTTPAddr            = ":8080"
 	defaultHTTPShutdownTimeout = 25 * time.Second
 	defaultCloseTimeout        = time.Second
 	defaultLogLevel            = slog.LevelInfo
 )
 
-// Load reads the configuration through getenv (os.Getenv in main, a map in
-// tests); an unset or empty variable takes its default. It reports every bad
+// Load reads the configuration through lookup (os.LookupEnv in main, a map
+// in tests); an unset variable takes its default. It reports every bad
 // variable at once, each error naming its variable.
-func Load(getenv func(string) string) (Config, error) {
-	e := &env{getenv: getenv}
+func Load(lookup func(string) (string, bool)) (Config, error) {
+	e := &env{lookup: lookup, failed: map[string]bool{}}
 	c := Config{
+		AdminAddr:           e.addr("ADMIN_ADDR", defaultAdminAddr),
 		HTTPAddr:            e.addr("HTTP_ADDR", defaultHTTPAddr),
 		HTTPShutdownTimeout: e.duration("HTTP_SHUTDOWN_TIMEOUT", defaultHTTPShutdownTimeout),
 		CloseTimeout:        e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
 		LogLevel:            e.level("LOG_LEVEL", defaultLogLevel),
+		MemoryLimit:         e.bytes("MEMORY_LIMIT"),
 	}
 	// The ladder, checked again at run time: a batch or a message in hand
 	// must fit in the worker drain, or shutdown cuts it.
+	_, c.GoMemLimitSet = lookup("GOMEMLIMIT")
 	if err := errors.Join(e.errs...); err != nil {
 		return Config{}, err
 	}
@@ -52,30 +63,80 @@ func Load(getenv func(string) string) (Config, error) {
 
 // env reads variables and collects what is wrong with them.
 type env struct {
-	getenv func(string) string
+	lookup func(string) (string, bool)
 	errs   []error
+	failed map[string]bool // the variables that held a bad value
 }
 
 func (e *env) bad(key, value, problem string) {
+	e.failed[key] = true
+	if len(value) > 80 {
+		value = value[:80] + "..." // a value pasted by mistake can be huge
+	}
 	e.errs = append(e.errs, fmt.Errorf("%s=%q: %s", key, value, problem))
+}
+
+// ok reports whether every variable of keys parsed. A check that compares
+// variables runs only then: one mistake gives one error, not a second one
+// about the value the mistake left behind.
+func (e *env) ok(keys ...string) bool {
+	for _, k := range keys {
+		if e.failed[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// value returns the variable and whether it is set to something. An unset
+// variable takes its default; one set to nothing is a mistake (an empty
+// Secret, a templating slip), reported instead of quietly taking the default.
+func (e *env) value(key string) (string, bool) {
+	s, set := e.lookup(key)
+	if set && s == "" {
+		e.bad(key, s, "is set but empty; unset it to take the default")
+		return "", false
+	}
+	return s, set
 }
 
 // addr reads a host:port such as ":8080" or "127.0.0.1:0".
 func (e *env) addr(key, def string) string {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
-	if _, _, err := net.SplitHostPort(s); err != nil {
-		e.bad(key, s, fmt.Sprintf("not a host:port, e.g. %q", def))
+	_, port, err := net.SplitHostPort(s)
+	if err == nil {
+		var n int
+		if n, err = strconv.Atoi(port); err == nil && (n < 0 || n > 65535) {
+			err = errors.New("port out of range")
+		}
+	}
+	if err != nil {
+		e.bad(key, s, fmt.Sprintf("not a host:port with a port from 0 to 65535, e.g. %q", def))
 	}
 	return s
 }
 
+// bytes reads a number of bytes, such as Kubernetes' resourceFieldRef writes
+// for a memory limit; unset is 0, none.
+func (e *env) bytes(key string) int64 {
+	s, ok := e.value(key)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		e.bad(key, s, "not a number of bytes, e.g. 134217728")
+	}
+	return n
+}
+
 // duration reads a positive Go duration such as "25s" or "1m30s".
 func (e *env) duration(key string, def time.Duration) time.Duration {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	d, err := time.ParseDuration(s)
@@ -90,8 +151,8 @@ func (e *env) duration(key string, def time.Duration) time.Duration {
 
 // level reads a slog level: debug, info, warn or error.
 func (e *env) level(key string, def slog.Level) slog.Level {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	var l slog.Level
@@ -99,4 +160,14 @@ func (e *env) level(key string, def slog.Level) slog.Level {
 		e.bad(key, s, "not a log level; use debug, info, warn or error")
 	}
 	return l
+}
+
+// SoftMemoryLimit is the soft memory limit for the Go runtime: 90% of the
+// container's memory limit, leaving room for what the runtime does not
+// count. None when there is no limit, or when GOMEMLIMIT set one by hand.
+func (c Config) SoftMemoryLimit() (int64, bool) {
+	if c.MemoryLimit <= 0 || c.GoMemLimitSet {
+		return 0, false
+	}
+	return c.MemoryLimit / 10 * 9, true
 }

@@ -16,15 +16,16 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"example.com/relay/internal/admin"
 	"example.com/relay/internal/cleaner"
 	"example.com/relay/internal/config"
 	"example.com/relay/internal/consumer"
-	"example.com/relay/internal/httpapi"
 	"example.com/relay/internal/outbox"
 	"example.com/relay/internal/postgres"
 )
@@ -42,22 +43,27 @@ func main() {
 	signals := make(chan os.Signal, 2)
 	// SIGTERM is what Kubernetes and docker stop send; os.Interrupt is Ctrl-C.
 	signal.Notify(signals, syscall.SIGTERM, os.Interrupt)
-	os.Exit(run(signals, os.Getenv, os.Stderr, httpapi.Routes))
+	os.Exit(run(signals, os.LookupEnv, os.Stderr))
 }
 
 // run starts the service, waits for a signal and shuts the service down in
 // order, then returns the exit code. Everything it takes from the outside
 // world is an argument, so main_test.go can drive it in-process: signals
-// delivers SIGTERM and SIGINT, getenv reads the configuration, stderr gets the
-// JSON log, and routes registers the handlers (main passes httpapi.Routes).
-func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer, routes func(*http.ServeMux, httpapi.Deps)) int {
-	cfg, err := config.Load(getenv)
+// delivers SIGTERM and SIGINT, lookupEnv reads the configuration and stderr
+// gets the JSON log.
+func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr io.Writer) int {
+	cfg, err := config.Load(lookupEnv)
 	if err != nil {
 		// No logger yet (its level is configuration): report in the same JSON shape anyway.
 		slog.New(slog.NewJSONHandler(stderr, nil)).Error("bad configuration", "service", "relay", "err", err)
 		return exitConfig
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})).With("service", "relay")
+	// Let the garbage collector work harder as the heap nears the container's
+	// memory limit, instead of the kernel killing the process.
+	if soft, ok := cfg.SoftMemoryLimit(); ok {
+		debug.SetMemoryLimit(soft)
+	}
 
 	// ctx is the background context: background loops take no new work once
 	// it is cancelled (step 2). HTTP requests do not derive from it (see
@@ -75,12 +81,30 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 		failOnce.Do(func() { close(failed) })
 	}
 
+	// The admin listener first, and closed last: Kubernetes probes it from the
+	// moment the container starts to the moment it exits, and /readyz says
+	// "not ready" until everything below has started.
+	ready := &admin.Readiness{}
+	adminLn, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.AdminAddr)
+	if err != nil {
+		logger.Error("part failed", "part", "admin listener", "err", err)
+		return exitFailed
+	}
+	adminSrv := admin.NewServer(ready, nil, logger)
+	go func() {
+		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
+			fail("admin listener", err)
+		}
+	}()
+	logger.Info("admin server listening", "addr", adminLn.Addr().String())
+
 	// One Postgres pool for every part that uses the database, opened before
 	// them. If the database cannot be reached nothing has started yet, so
 	// there is nothing to drain: report and exit.
 	pool, err := postgres.NewPool(ctx, cfg.DatabaseURL, cfg.DatabaseMaxConns)
 	if err != nil {
 		logger.Error("part failed", "part", "postgres pool", "err", err)
+		adminSrv.Close()
 		return exitFailed
 	}
 
@@ -125,25 +149,8 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 		Retention: cfg.OutboxDispatchedCleaner.Retention,
 		BatchSize: cfg.OutboxDispatchedCleaner.BatchSize,
 	}, logger).Run(ctx, &wg)
-
-	// Start each part after what it depends on. HTTP comes last, so the
-	// service says it is ready only once everything behind its handlers is up.
-	ready := &httpapi.Readiness{}
-	srv := httpapi.NewServer(ready, routes, httpapi.Deps{Logger: logger, DB: pool})
-	// Listen before serving, so that a bad address or a port in use is
-	// reported here, with the address, rather than lost in a goroutine.
-	if ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.HTTPAddr); err != nil {
-		fail("http", err)
-	} else {
-		go func() {
-			// ErrServerClosed is the normal end of Serve: Shutdown was called (step 3).
-			if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-				fail("http", err)
-			}
-		}()
-		ready.Set(true)
-		logger.Info("http server listening", "addr", ln.Addr().String())
-	}
+	// Everything has started: ready for work.
+	ready.Set(true)
 
 	// Run until the first SIGTERM or SIGINT, or until a part fails.
 	exit := exitOK
@@ -164,9 +171,8 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 
 		// 1. Readiness first: /readyz answers 503, so the load balancer stops
 		// sending new requests while the ones it already sent are still served.
-		// /healthz stays 200 for as long as the server listens (step 3 closes
-		// the listener): the process is alive, and a restart now would only cut
-		// the drain short.
+		// /healthz stays 200 on the admin listener until the process exits:
+		// it is alive, and a restart now would only cut the drain short.
 		sd.step(1, "readiness", func() { ready.Set(false) })
 
 		// 2. Stop intake: background loops start no new work. In-flight HTTP
@@ -179,22 +185,6 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 		// service waits for the slowest part, not for the sum.
 		sd.step(3, "drain", func() {
 			var drain sync.WaitGroup
-			drain.Go(func() {
-				sd.part("drained", "http", func() error {
-					// Shutdown closes the listener and idle connections, then waits
-					// for in-flight requests. Its deadline starts now, from a fresh
-					// context: ctx, cancelled in step 2, would make it give up at once.
-					shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.HTTPShutdownTimeout)
-					defer cancel()
-					if err := srv.Shutdown(shutdownCtx); err != nil {
-						// Out of time: cut the requests still running now rather than
-						// leave them to SIGKILL.
-						srv.Close()
-						return fmt.Errorf("not drained within HTTP_SHUTDOWN_TIMEOUT %v: %w", cfg.HTTPShutdownTimeout, err)
-					}
-					return nil
-				})
-			})
 			drain.Go(func() {
 				sd.part("drained", "workers", func() error {
 					// Every Run loop returns once it has finished the batch, delete or
@@ -214,33 +204,41 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 			drain.Wait()
 		})
 
-		// 4. Close what the drained parts used, dependents first and the
-		// Postgres pool last: a pool closed before step 3 ends would fail a
-		// loop in the middle of its transaction. CLOSE_TIMEOUT bounds the
-		// whole step, so a hung close cannot eat the margin before SIGKILL.
+		// 4. Close what the drained parts used: the clients side by side (none
+		// depends on another), then the Postgres pool, last: a pool closed
+		// before step 3 ends would fail a loop in the middle of its transaction.
+		// CLOSE_TIMEOUT bounds the whole step, so a hung close cannot eat the
+		// margin before SIGKILL.
 		sd.step(4, "close", func() {
 			sd.within(cfg.CloseTimeout, "CLOSE_TIMEOUT", func() {
-				// HTTP holds nothing more: Shutdown closed its listener and connections.
+				var closing sync.WaitGroup
 				// The relay's writer: the relay has returned (step 3), so no write is
 				// in flight; Close flushes anything the writer still holds.
-				sd.part("closed", "kafka writer", outboxWriter.Close)
+				closing.Go(func() { sd.part("closed", "kafka writer", outboxWriter.Close) })
 				// Kafka readers, after the drain: each Run has committed its last
 				// message. Close leaves the group, so another replica takes the
 				// partitions now rather than after the session timeout. It can
-				// block for up to the reader's MaxWait, hence the timeout.
+				// block for up to the reader's MaxWait, or longer while the group
+				// rebalances, hence the deadline.
 				for _, c := range consumers {
-					sd.part("closed", "kafka reader "+c.Name(), func() error {
-						closeCtx, cancel := context.WithTimeout(context.Background(), cfg.CloseTimeout)
-						defer cancel()
-						return c.Close(closeCtx)
+					closing.Go(func() {
+						sd.part("closed", "kafka reader "+c.Name(), func() error {
+							closeCtx, cancel := context.WithTimeout(context.Background(), cfg.CloseTimeout)
+							defer cancel()
+							return c.Close(closeCtx)
+						})
 					})
 				}
+				closing.Wait()
 				// The pool last, strictly after step 3: a loop still inside a
 				// transaction would find it closed. Close waits for connections in
 				// use, which is why a worker that overran its drain is cut off by
 				// CLOSE_TIMEOUT here, not left to hang.
 				sd.part("closed", "postgres pool", func() error { pool.Close(); return nil })
 			})
+			// The admin listener after everything else: the probes answered
+			// until now. Close, not Shutdown: a probe has nothing to finish.
+			sd.part("closed", "admin listener", adminSrv.Close)
 		})
 	}()
 

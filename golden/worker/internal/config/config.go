@@ -11,17 +11,24 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Config is the service's configuration.
 type Config struct {
-	HTTPAddr                string        // HTTP_ADDR: where the HTTP server listens
-	HTTPShutdownTimeout     time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
-	CloseTimeout            time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
-	LogLevel                slog.Level    // LOG_LEVEL: debug, info, warn or error
+	AdminAddr    string        // ADMIN_ADDR: where the admin listener serves the probes
+	CloseTimeout time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
+	LogLevel     slog.Level    // LOG_LEVEL: debug, info, warn or error
+	// MEMORY_LIMIT: the container's memory limit in bytes (Kubernetes passes
+	// it); 0 when there is none. main sets the Go runtime's soft limit from it.
+	MemoryLimit int64
+	// GOMEMLIMIT is set: the Go runtime has read a soft limit of its own.
+	GoMemLimitSet           bool
 	WorkerDrainTimeout      time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
 	DatabaseURL             string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
 	DatabaseMaxConns        int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
@@ -56,14 +63,14 @@ type Cleaner struct {
 // The defaults are the answers given to gsgen. Together they fit the shutdown
 // budget in README.md; change them there (gsgen.yaml) rather than here.
 const (
-	defaultHTTPAddr            = ":8080"
-	defaultHTTPShutdownTimeout = 25 * time.Second
-	defaultCloseTimeout        = time.Second
-	defaultLogLevel            = slog.LevelInfo
-	defaultWorkerDrainTimeout  = 20 * time.Second
+	defaultAdminAddr          = ":9090"
+	defaultCloseTimeout       = time.Second
+	defaultLogLevel           = slog.LevelInfo
+	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
-	defaultDatabaseURL        = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	defaultDatabaseMaxConns   = 10
+	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	// outbox relay 1 + consumer order-events 1 + cleaner outbox-dispatched 1 = 3
+	defaultDatabaseMaxConns   = 3
 	defaultKafkaBrokers       = "127.0.0.1:9092"
 	defaultOutboxBatchSize    = 50
 	defaultOutboxPollInterval = 500 * time.Millisecond
@@ -71,20 +78,20 @@ const (
 	defaultOutboxOrdered      = true
 )
 
-// Load reads the configuration through getenv (os.Getenv in main, a map in
-// tests); an unset or empty variable takes its default. It reports every bad
+// Load reads the configuration through lookup (os.LookupEnv in main, a map
+// in tests); an unset variable takes its default. It reports every bad
 // variable at once, each error naming its variable.
-func Load(getenv func(string) string) (Config, error) {
-	e := &env{getenv: getenv}
+func Load(lookup func(string) (string, bool)) (Config, error) {
+	e := &env{lookup: lookup, failed: map[string]bool{}}
 	c := Config{
-		HTTPAddr:            e.addr("HTTP_ADDR", defaultHTTPAddr),
-		HTTPShutdownTimeout: e.duration("HTTP_SHUTDOWN_TIMEOUT", defaultHTTPShutdownTimeout),
-		CloseTimeout:        e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
-		LogLevel:            e.level("LOG_LEVEL", defaultLogLevel),
-		WorkerDrainTimeout:  e.duration("WORKER_DRAIN_TIMEOUT", defaultWorkerDrainTimeout),
-		DatabaseURL:         e.str("DATABASE_URL", defaultDatabaseURL),
-		DatabaseMaxConns:    int32(e.count("DATABASE_MAX_CONNS", defaultDatabaseMaxConns, 1000)),
-		KafkaBrokers:        e.brokers("KAFKA_BROKERS", defaultKafkaBrokers),
+		AdminAddr:          e.addr("ADMIN_ADDR", defaultAdminAddr),
+		CloseTimeout:       e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
+		LogLevel:           e.level("LOG_LEVEL", defaultLogLevel),
+		MemoryLimit:        e.bytes("MEMORY_LIMIT"),
+		WorkerDrainTimeout: e.duration("WORKER_DRAIN_TIMEOUT", defaultWorkerDrainTimeout),
+		DatabaseURL:        e.databaseURL("DATABASE_URL", defaultDatabaseURL),
+		DatabaseMaxConns:   int32(e.count("DATABASE_MAX_CONNS", defaultDatabaseMaxConns, 1000)),
+		KafkaBrokers:       e.brokers("KAFKA_BROKERS", defaultKafkaBrokers),
 		Outbox: Outbox{
 			BatchSize:    e.count("OUTBOX_BATCH_SIZE", defaultOutboxBatchSize, 10000),
 			PollInterval: e.duration("OUTBOX_POLL_INTERVAL", defaultOutboxPollInterval),
@@ -92,7 +99,7 @@ func Load(getenv func(string) string) (Config, error) {
 			Ordered:      e.boolean("OUTBOX_ORDERED", defaultOutboxOrdered),
 		},
 		OrderEventsConsumer: Consumer{
-			Topic:          e.str("KAFKA_ORDER_EVENTS_TOPIC", "events"),
+			Topic:          e.topic("KAFKA_ORDER_EVENTS_TOPIC", "events"),
 			Group:          e.str("KAFKA_ORDER_EVENTS_GROUP", "relay-order-events"),
 			HandlerTimeout: e.duration("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", 10*time.Second),
 		},
@@ -104,12 +111,20 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	// The ladder, checked again at run time: a batch or a message in hand
 	// must fit in the worker drain, or shutdown cuts it.
-	if c.Outbox.BatchTimeout > c.WorkerDrainTimeout {
+	if e.ok("OUTBOX_BATCH_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && c.Outbox.BatchTimeout > c.WorkerDrainTimeout {
 		e.bad("OUTBOX_BATCH_TIMEOUT", c.Outbox.BatchTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would wait for a batch longer than the drain allows")
 	}
-	if c.OrderEventsConsumer.HandlerTimeout > c.WorkerDrainTimeout {
+	if e.ok("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && c.OrderEventsConsumer.HandlerTimeout > c.WorkerDrainTimeout {
 		e.bad("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", c.OrderEventsConsumer.HandlerTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would cut the message in hand")
 	}
+	// The pool needs a connection for every part that can hold one at the
+	// same time (3 background loops):
+	// a smaller one lets a burst of work in one part starve the others.
+	minConns := 3
+	if e.ok("DATABASE_MAX_CONNS") && int(c.DatabaseMaxConns) < minConns {
+		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once", minConns))
+	}
+	_, c.GoMemLimitSet = lookup("GOMEMLIMIT")
 	if err := errors.Join(e.errs...); err != nil {
 		return Config{}, err
 	}
@@ -118,30 +133,80 @@ func Load(getenv func(string) string) (Config, error) {
 
 // env reads variables and collects what is wrong with them.
 type env struct {
-	getenv func(string) string
+	lookup func(string) (string, bool)
 	errs   []error
+	failed map[string]bool // the variables that held a bad value
 }
 
 func (e *env) bad(key, value, problem string) {
+	e.failed[key] = true
+	if len(value) > 80 {
+		value = value[:80] + "..." // a value pasted by mistake can be huge
+	}
 	e.errs = append(e.errs, fmt.Errorf("%s=%q: %s", key, value, problem))
+}
+
+// ok reports whether every variable of keys parsed. A check that compares
+// variables runs only then: one mistake gives one error, not a second one
+// about the value the mistake left behind.
+func (e *env) ok(keys ...string) bool {
+	for _, k := range keys {
+		if e.failed[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// value returns the variable and whether it is set to something. An unset
+// variable takes its default; one set to nothing is a mistake (an empty
+// Secret, a templating slip), reported instead of quietly taking the default.
+func (e *env) value(key string) (string, bool) {
+	s, set := e.lookup(key)
+	if set && s == "" {
+		e.bad(key, s, "is set but empty; unset it to take the default")
+		return "", false
+	}
+	return s, set
 }
 
 // addr reads a host:port such as ":8080" or "127.0.0.1:0".
 func (e *env) addr(key, def string) string {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
-	if _, _, err := net.SplitHostPort(s); err != nil {
-		e.bad(key, s, fmt.Sprintf("not a host:port, e.g. %q", def))
+	_, port, err := net.SplitHostPort(s)
+	if err == nil {
+		var n int
+		if n, err = strconv.Atoi(port); err == nil && (n < 0 || n > 65535) {
+			err = errors.New("port out of range")
+		}
+	}
+	if err != nil {
+		e.bad(key, s, fmt.Sprintf("not a host:port with a port from 0 to 65535, e.g. %q", def))
 	}
 	return s
 }
 
+// bytes reads a number of bytes, such as Kubernetes' resourceFieldRef writes
+// for a memory limit; unset is 0, none.
+func (e *env) bytes(key string) int64 {
+	s, ok := e.value(key)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		e.bad(key, s, "not a number of bytes, e.g. 134217728")
+	}
+	return n
+}
+
 // duration reads a positive Go duration such as "25s" or "1m30s".
 func (e *env) duration(key string, def time.Duration) time.Duration {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	d, err := time.ParseDuration(s)
@@ -156,8 +221,8 @@ func (e *env) duration(key string, def time.Duration) time.Duration {
 
 // level reads a slog level: debug, info, warn or error.
 func (e *env) level(key string, def slog.Level) slog.Level {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	var l slog.Level
@@ -167,18 +232,32 @@ func (e *env) level(key string, def slog.Level) slog.Level {
 	return l
 }
 
-// str reads a string; unset or empty takes the default.
+// str reads a string.
 func (e *env) str(key, def string) string {
-	if s := e.getenv(key); s != "" {
+	if s, ok := e.value(key); ok {
 		return s
 	}
 	return def
 }
 
+// databaseURL reads a PostgreSQL connection string, a URL or key=value
+// pairs, and checks it parses; a bad one is reported without its password.
+func (e *env) databaseURL(key, def string) string {
+	s, ok := e.value(key)
+	if !ok {
+		return def
+	}
+	if _, err := pgx.ParseConfig(s); err != nil {
+		e.errs = append(e.errs, fmt.Errorf("%s: not a PostgreSQL connection string (%v), e.g. %q", key, err, def))
+		e.failed[key] = true
+	}
+	return s
+}
+
 // count reads a whole number from 1 to max.
 func (e *env) count(key string, def, max int) int {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	n, err := strconv.Atoi(s)
@@ -190,8 +269,8 @@ func (e *env) count(key string, def, max int) int {
 
 // boolean reads true or false (also 1/0, t/f).
 func (e *env) boolean(key string, def bool) bool {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		return def
 	}
 	b, err := strconv.ParseBool(s)
@@ -203,8 +282,8 @@ func (e *env) boolean(key string, def bool) bool {
 
 // brokers reads a comma-separated list of host:port, such as "kafka-0:9092,kafka-1:9092".
 func (e *env) brokers(key, def string) []string {
-	s := e.getenv(key)
-	if s == "" {
+	s, ok := e.value(key)
+	if !ok {
 		s = def
 	}
 	var out []string
@@ -217,4 +296,29 @@ func (e *env) brokers(key, def string) []string {
 		out = append(out, b)
 	}
 	return out
+}
+
+// topic reads a Kafka topic name: letters, digits, '.', '_' and '-', at
+// most 249 of them.
+func (e *env) topic(key, def string) string {
+	s, ok := e.value(key)
+	if !ok {
+		return def
+	}
+	if !topicRE.MatchString(s) || len(s) > 249 || s == "." || s == ".." {
+		e.bad(key, s, "not a Kafka topic name: letters, digits, '.', '_' and '-', at most 249")
+	}
+	return s
+}
+
+var topicRE = regexp.MustCompile(`^[a-zA-Z0-9._-]+$`)
+
+// SoftMemoryLimit is the soft memory limit for the Go runtime: 90% of the
+// container's memory limit, leaving room for what the runtime does not
+// count. None when there is no limit, or when GOMEMLIMIT set one by hand.
+func (c Config) SoftMemoryLimit() (int64, bool) {
+	if c.MemoryLimit <= 0 || c.GoMemLimitSet {
+		return 0, false
+	}
+	return c.MemoryLimit / 10 * 9, true
 }

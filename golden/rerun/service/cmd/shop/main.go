@@ -16,11 +16,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"example.com/shop/internal/admin"
 	"example.com/shop/internal/cleaner"
 	"example.com/shop/internal/config"
 	"example.com/shop/internal/consumer"
@@ -42,22 +44,27 @@ func main() {
 	signals := make(chan os.Signal, 2)
 	// SIGTERM is what Kubernetes and docker stop send; os.Interrupt is Ctrl-C.
 	signal.Notify(signals, syscall.SIGTERM, os.Interrupt)
-	os.Exit(run(signals, os.Getenv, os.Stderr, httpapi.Routes))
+	os.Exit(run(signals, os.LookupEnv, os.Stderr, httpapi.Routes))
 }
 
 // run starts the service, waits for a signal and shuts the service down in
 // order, then returns the exit code. Everything it takes from the outside
 // world is an argument, so main_test.go can drive it in-process: signals
-// delivers SIGTERM and SIGINT, getenv reads the configuration, stderr gets the
+// delivers SIGTERM and SIGINT, lookupEnv reads the configuration, stderr gets the
 // JSON log, and routes registers the handlers (main passes httpapi.Routes).
-func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer, routes func(*http.ServeMux, httpapi.Deps)) int {
-	cfg, err := config.Load(getenv)
+func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr io.Writer, routes func(*http.ServeMux, httpapi.Deps)) int {
+	cfg, err := config.Load(lookupEnv)
 	if err != nil {
 		// No logger yet (its level is configuration): report in the same JSON shape anyway.
 		slog.New(slog.NewJSONHandler(stderr, nil)).Error("bad configuration", "service", "shop", "err", err)
 		return exitConfig
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})).With("service", "shop")
+	// Let the garbage collector work harder as the heap nears the container's
+	// memory limit, instead of the kernel killing the process.
+	if soft, ok := cfg.SoftMemoryLimit(); ok {
+		debug.SetMemoryLimit(soft)
+	}
 
 	// ctx is the background context: background loops take no new work once
 	// it is cancelled (step 2). HTTP requests do not derive from it (see
@@ -75,12 +82,30 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 		failOnce.Do(func() { close(failed) })
 	}
 
+	// The admin listener first, and closed last: Kubernetes probes it from the
+	// moment the container starts to the moment it exits, and /readyz says
+	// "not ready" until everything below has started.
+	ready := &admin.Readiness{}
+	adminLn, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.AdminAddr)
+	if err != nil {
+		logger.Error("part failed", "part", "admin listener", "err", err)
+		return exitFailed
+	}
+	adminSrv := admin.NewServer(ready, nil, logger)
+	go func() {
+		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
+			fail("admin listener", err)
+		}
+	}()
+	logger.Info("admin server listening", "addr", adminLn.Addr().String())
+
 	// One Postgres pool for every part that uses the database, opened before
 	// them. If the database cannot be reached nothing has started yet, so
 	// there is nothing to drain: report and exit.
 	pool, err := postgres.NewPool(ctx, cfg.DatabaseURL, cfg.DatabaseMaxConns)
 	if err != nil {
 		logger.Error("part failed", "part", "postgres pool", "err", err)
+		adminSrv.Close()
 		return exitFailed
 	}
 
@@ -135,11 +160,9 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 	} else if err := taskSrv.Start(tasks.NewMux(&tasks.Handlers{Logger: logger, Pool: pool})); err != nil {
 		fail("asynq", err)
 	}
-
 	// Start each part after what it depends on. HTTP comes last, so the
 	// service says it is ready only once everything behind its handlers is up.
-	ready := &httpapi.Readiness{}
-	srv := httpapi.NewServer(ready, routes, httpapi.Deps{Logger: logger, DB: pool, Tasks: taskClient})
+	srv := httpapi.NewServer(routes, httpapi.Deps{Logger: logger, DB: pool, Tasks: taskClient}, cfg.HTTPShutdownTimeout)
 	// Listen before serving, so that a bad address or a port in use is
 	// reported here, with the address, rather than lost in a goroutine.
 	if ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.HTTPAddr); err != nil {
@@ -151,9 +174,10 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 				fail("http", err)
 			}
 		}()
-		ready.Set(true)
 		logger.Info("http server listening", "addr", ln.Addr().String())
 	}
+	// Everything has started: ready for work.
+	ready.Set(true)
 
 	// Run until the first SIGTERM or SIGINT, or until a part fails.
 	exit := exitOK
@@ -174,9 +198,8 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 
 		// 1. Readiness first: /readyz answers 503, so the load balancer stops
 		// sending new requests while the ones it already sent are still served.
-		// /healthz stays 200 for as long as the server listens (step 3 closes
-		// the listener): the process is alive, and a restart now would only cut
-		// the drain short.
+		// /healthz stays 200 on the admin listener until the process exits:
+		// it is alive, and a restart now would only cut the drain short.
 		sd.step(1, "readiness", func() { ready.Set(false) })
 
 		// 2. Stop intake: background loops start no new work. In-flight HTTP
@@ -242,33 +265,41 @@ func run(signals <-chan os.Signal, getenv func(string) string, stderr io.Writer,
 			drain.Wait()
 		})
 
-		// 4. Close what the drained parts used, dependents first and the
-		// Postgres pool last: a pool closed before step 3 ends would fail a
-		// loop in the middle of its transaction. CLOSE_TIMEOUT bounds the
-		// whole step, so a hung close cannot eat the margin before SIGKILL.
+		// 4. Close what the drained parts used: the clients side by side (none
+		// depends on another), then the Postgres pool, last: a pool closed
+		// before step 3 ends would fail a loop in the middle of its transaction.
+		// CLOSE_TIMEOUT bounds the whole step, so a hung close cannot eat the
+		// margin before SIGKILL.
 		sd.step(4, "close", func() {
 			sd.within(cfg.CloseTimeout, "CLOSE_TIMEOUT", func() {
-				// HTTP holds nothing more: Shutdown closed its listener and connections.
+				var closing sync.WaitGroup
 				// Kafka readers, after the drain: each Run has committed its last
 				// message. Close leaves the group, so another replica takes the
 				// partitions now rather than after the session timeout. It can
-				// block for up to the reader's MaxWait, hence the timeout.
+				// block for up to the reader's MaxWait, or longer while the group
+				// rebalances, hence the deadline.
 				for _, c := range consumers {
-					sd.part("closed", "kafka reader "+c.Name(), func() error {
-						closeCtx, cancel := context.WithTimeout(context.Background(), cfg.CloseTimeout)
-						defer cancel()
-						return c.Close(closeCtx)
+					closing.Go(func() {
+						sd.part("closed", "kafka reader "+c.Name(), func() error {
+							closeCtx, cancel := context.WithTimeout(context.Background(), cfg.CloseTimeout)
+							defer cancel()
+							return c.Close(closeCtx)
+						})
 					})
 				}
 				// The asynq client, now that HTTP has drained: no request is left
 				// that could enqueue a task.
-				sd.part("closed", "asynq client", taskClient.Close)
+				closing.Go(func() { sd.part("closed", "asynq client", taskClient.Close) })
+				closing.Wait()
 				// The pool last, strictly after step 3: a loop still inside a
 				// transaction would find it closed. Close waits for connections in
 				// use, which is why a worker that overran its drain is cut off by
 				// CLOSE_TIMEOUT here, not left to hang.
 				sd.part("closed", "postgres pool", func() error { pool.Close(); return nil })
 			})
+			// The admin listener after everything else: the probes answered
+			// until now. Close, not Shutdown: a probe has nothing to finish.
+			sd.part("closed", "admin listener", adminSrv.Close)
 		})
 	}()
 

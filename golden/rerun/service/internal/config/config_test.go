@@ -4,6 +4,7 @@ package config
 
 import (
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 // base is the part of Config every service has.
 type base struct {
+	AdminAddr           string
 	HTTPAddr            string
 	HTTPShutdownTimeout time.Duration
 	CloseTimeout        time.Duration
@@ -18,20 +20,25 @@ type base struct {
 }
 
 func baseOf(c Config) base {
-	return base{c.HTTPAddr, c.HTTPShutdownTimeout, c.CloseTimeout, c.LogLevel}
+	return base{c.AdminAddr, c.HTTPAddr, c.HTTPShutdownTimeout, c.CloseTimeout, c.LogLevel}
 }
 
-// getenv serves variables from a map, as os.Getenv would from the environment.
-func getenv(vars map[string]string) func(string) string {
-	return func(key string) string { return vars[key] }
+// lookup serves variables from a map, as os.LookupEnv does from the
+// environment: a key that is present but empty is set to nothing.
+func lookup(vars map[string]string) func(string) (string, bool) {
+	return func(key string) (string, bool) {
+		v, ok := vars[key]
+		return v, ok
+	}
 }
 
 func TestLoadDefaults(t *testing.T) {
-	got, err := Load(getenv(nil))
+	got, err := Load(lookup(nil))
 	if err != nil {
 		t.Fatalf("Load with no variables set: %v", err)
 	}
 	want := base{
+		AdminAddr:           ":9090",
 		HTTPAddr:            ":8080",
 		HTTPShutdownTimeout: 25 * time.Second,
 		CloseTimeout:        time.Second,
@@ -43,7 +50,8 @@ func TestLoadDefaults(t *testing.T) {
 }
 
 func TestLoadOverrides(t *testing.T) {
-	got, err := Load(getenv(map[string]string{
+	got, err := Load(lookup(map[string]string{
+		"ADMIN_ADDR":            "127.0.0.1:9999",
 		"HTTP_ADDR":             "127.0.0.1:0",
 		"HTTP_SHUTDOWN_TIMEOUT": "3s",
 		"CLOSE_TIMEOUT":         "250ms",
@@ -53,6 +61,7 @@ func TestLoadOverrides(t *testing.T) {
 		t.Fatalf("Load: %v", err)
 	}
 	want := base{
+		AdminAddr:           "127.0.0.1:9999",
 		HTTPAddr:            "127.0.0.1:0",
 		HTTPShutdownTimeout: 3 * time.Second,
 		CloseTimeout:        250 * time.Millisecond,
@@ -63,16 +72,30 @@ func TestLoadOverrides(t *testing.T) {
 	}
 }
 
+// Each bad value is one error naming its variable (and the value, except a
+// connection string, which may hold a password).
 func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 	for _, tc := range []struct {
 		key, value string
 	}{
+		{"ADMIN_ADDR", "9090"},
+		{"ADMIN_ADDR", ":99999"},
+		{"ADMIN_ADDR", ":abc"},
+		{"ADMIN_ADDR", ""},
 		{"HTTP_ADDR", "8080"},
 		{"HTTP_SHUTDOWN_TIMEOUT", "soon"},
 		{"HTTP_SHUTDOWN_TIMEOUT", "25"},
 		{"HTTP_SHUTDOWN_TIMEOUT", "-1s"},
 		{"CLOSE_TIMEOUT", "0s"},
+		{"CLOSE_TIMEOUT", ""},
 		{"LOG_LEVEL", "verbose"},
+		{"DATABASE_URL", ""},
+		{"DATABASE_URL", "postgres://user:secret@db:notaport/x"},
+		{"DATABASE_MAX_CONNS", "0"},
+		{"DATABASE_MAX_CONNS", strconv.Itoa(13 - 1)}, // below what the parts need at once
+		{"KAFKA_BROKERS", ""},
+		{"KAFKA_BROKERS", "kafka"},
+		{"KAFKA_PRODUCT_EVENTS_TOPIC", "no spaces"},
 		{"REDIS_ADDR", "redis"},
 		{"REDIS_DB", "-1"},
 		{"REDIS_DB", "16"},
@@ -82,26 +105,48 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"ASYNQ_SHUTDOWN_TIMEOUT", "500ms"}, // shorter than the task timeout
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
-			_, err := Load(getenv(map[string]string{tc.key: tc.value}))
+			_, err := Load(lookup(map[string]string{tc.key: tc.value}))
 			if err == nil {
 				t.Fatalf("Load accepted %s=%q", tc.key, tc.value)
 			}
-			if !strings.Contains(err.Error(), tc.key) || !strings.Contains(err.Error(), tc.value) {
-				t.Errorf("error %q does not name %s and its value %q", err, tc.key, tc.value)
+			if n := strings.Count(err.Error(), "\n") + 1; n != 1 {
+				t.Errorf("%d errors for one bad variable, want 1:\n%v", n, err)
+			}
+			if !strings.Contains(err.Error(), tc.key) {
+				t.Errorf("error %q does not name %s", err, tc.key)
+			}
+			if tc.key != "DATABASE_URL" && !strings.Contains(err.Error(), tc.value) {
+				t.Errorf("error %q does not show the value %q", err, tc.value)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("error %q shows a password", err)
 			}
 		})
 	}
 }
 
 func TestLoadReportsEveryBadVariable(t *testing.T) {
-	_, err := Load(getenv(map[string]string{"HTTP_SHUTDOWN_TIMEOUT": "soon", "CLOSE_TIMEOUT": "later"}))
+	_, err := Load(lookup(map[string]string{"CLOSE_TIMEOUT": "soon", "LOG_LEVEL": "loud"}))
 	if err == nil {
-		t.Fatal("Load accepted two bad durations")
+		t.Fatal("Load accepted two bad values")
 	}
-	for _, key := range []string{"HTTP_SHUTDOWN_TIMEOUT", "CLOSE_TIMEOUT"} {
+	for _, key := range []string{"CLOSE_TIMEOUT", "LOG_LEVEL"} {
 		if !strings.Contains(err.Error(), key) {
 			t.Errorf("error %q does not name %s", err, key)
 		}
+	}
+}
+
+// A value that does not parse is one error: the checks that compare it with
+// other values are skipped, so a valid OUTBOX_BATCH_TIMEOUT or handler
+// timeout is not reported as exceeding a drain timeout that was never read.
+func TestOneMistakeIsOneError(t *testing.T) {
+	_, err := Load(lookup(map[string]string{"WORKER_DRAIN_TIMEOUT": "soon"}))
+	if err == nil {
+		t.Fatal("Load accepted WORKER_DRAIN_TIMEOUT=soon")
+	}
+	if n := strings.Count(err.Error(), "\n") + 1; n != 1 {
+		t.Errorf("%d errors for one bad variable, want 1:\n%v", n, err)
 	}
 }
 
@@ -129,7 +174,7 @@ func TestLoadAsynq(t *testing.T) {
 		}, asynqPart{"redis:6380", "secret", 3, 4, 20 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Load(getenv(tc.vars))
+			got, err := Load(lookup(tc.vars))
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}

@@ -34,6 +34,15 @@ type Config struct {
 	// It must be positive: asynq would silently turn zero into its own
 	// default of 8s.
 	ShutdownTimeout time.Duration
+
+	// Queues the server takes tasks from, each with its priority; nil means
+	// QueueDefault alone. Tests give each server queues of its own, so that
+	// servers sharing a Redis database never take each other's tasks.
+	Queues map[string]int
+
+	// HealthCheck, when set, is called every few seconds with the result of
+	// the server's ping of Redis: nil while Redis answers.
+	HealthCheck func(error)
 }
 
 // TaskTimeout is the longest one attempt of a task may run (task_timeout in
@@ -70,11 +79,20 @@ func NewServer(cfg Config, logger *slog.Logger) *asynq.Server {
 		Concurrency:       cfg.Concurrency,
 		ShutdownTimeout:   cfg.ShutdownTimeout,
 		TaskCheckInterval: taskCheckInterval,
-		Queues:            map[string]int{QueueDefault: 1},
+		Queues:            queues(cfg),
+		HealthCheckFunc:   cfg.HealthCheck,
 		Logger:            slogLogger{logger.With("component", "asynq")},
 		// Debug would log "All queues are empty" on every poll.
 		LogLevel: asynq.InfoLevel,
 	})
+}
+
+// queues is the server's queues with their priorities.
+func queues(cfg Config) map[string]int {
+	if cfg.Queues == nil {
+		return map[string]int{QueueDefault: 1}
+	}
+	return cfg.Queues
 }
 
 // Handlers carries what the task handlers use; main fills it. The handlers
