@@ -1,0 +1,79 @@
+package vet
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// fieldSets records the struct fields a package assigns after building the
+// struct (srv.ReadHeaderTimeout = 5 * time.Second), by the variable
+// assigned to, so that a literal is not reported for a field set later.
+type fieldSets struct {
+	info *types.Info
+	sets map[types.Object][]string
+}
+
+func setFields(pass *analysis.Pass) fieldSets {
+	s := fieldSets{info: pass.TypesInfo, sets: map[types.Object][]string{}}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok {
+				for _, l := range as.Lhs {
+					if sel, ok := astutil.Unparen(l).(*ast.SelectorExpr); ok {
+						if obj := rootObject(s.info, sel.X); obj != nil {
+							s.sets[obj] = append(s.sets[obj], sel.Sel.Name)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return s
+}
+
+// setLater reports whether one of fields is assigned on the variable that
+// the literal (at the top of stack) is stored in.
+func (s fieldSets) setLater(lit *ast.CompositeLit, stack []ast.Node, fields ...string) bool {
+	v := s.storedIn(lit, stack)
+	if v == nil {
+		return false
+	}
+	for _, f := range s.sets[v] {
+		if slices.Contains(fields, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// storedIn is the variable that a literal, or its address, is assigned to
+// (srv := &http.Server{...}), or nil. stack ends with the literal.
+func (s fieldSets) storedIn(lit *ast.CompositeLit, stack []ast.Node) types.Object {
+	var val ast.Node = lit
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.UnaryExpr, *ast.ParenExpr:
+			val = p
+			continue
+		case *ast.AssignStmt:
+			for j, r := range p.Rhs {
+				if r == val && j < len(p.Lhs) {
+					return objectOf(s.info, p.Lhs[j])
+				}
+			}
+		case *ast.ValueSpec:
+			for j, r := range p.Values {
+				if r == val && j < len(p.Names) {
+					return s.info.Defs[p.Names[j]]
+				}
+			}
+		}
+		return nil
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package vet
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// ShutdownCtx checks the context given to http.Server.Shutdown.
+var ShutdownCtx = rule(&analysis.Analyzer{
+	Name: "shutdownctx",
+	Doc: `check that http.Server.Shutdown gets a context that is still live
+
+Shutdown waits for in-flight requests until its context ends. Given the
+context that the termination signal cancels (from signal.NotifyContext, one
+whose cancel func ran before Shutdown, one already received from with
+<-ctx.Done(), or one derived from any of these) it returns
+context.Canceled at once: the process exits and every in-flight request is
+cut, however long the drain budget. Give Shutdown a fresh deadline:
+context.WithTimeout(context.Background(), drain).`,
+	Run: runShutdownCtx,
+})
+
+func runShutdownCtx(pass *analysis.Pass) (any, error) {
+	info := pass.TypesInfo
+	idx := newCtxIndex(info, pass.Files)
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			var steps []step // sequenced on the first Shutdown only
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || len(call.Args) != 1 || !isCall(info, call, "net/http", "Server", "Shutdown") {
+					return true
+				}
+				if steps == nil {
+					steps = sequence(info, fd.Body)
+				}
+				if why := doomed(pass, f, idx, steps, call); why != "" {
+					pass.Reportf(call.Args[0].Pos(), "http.Server.Shutdown gets a context that is already done (%s): Shutdown returns at once and every in-flight request is cut; give it context.WithTimeout(context.Background(), drain)", why)
+				}
+				return true
+			})
+		}
+	}
+	return nil, nil
+}
+
+// doomed says why the context given to Shutdown is done by the time
+// Shutdown runs, or returns "".
+func doomed(pass *analysis.Pass, f *ast.File, idx *ctxIndex, steps []step, call *ast.CallExpr) string {
+	info := pass.TypesInfo
+	at := index(steps, call)
+	for _, l := range idx.chain(call.Args[0]) {
+		switch {
+		case l.kind == ctxFresh || l.kind == ctxDetached:
+			return ""
+		case l.kind == ctxSignal:
+			return fmt.Sprintf("signal.NotifyContext at line %d cancels it on SIGTERM", line(pass, l.call))
+		case l.cancel != nil:
+			if c := calledBefore(info, steps, at, l.cancel); c != nil {
+				return fmt.Sprintf("%s() at line %d cancelled it", l.cancel.Name(), line(pass, c))
+			}
+		}
+		if l.obj != nil {
+			if r := doneReceivedBefore(info, f, l.obj, call); r != nil {
+				return fmt.Sprintf("<-%s.Done() at line %d waited for it to end", l.obj.Name(), line(pass, r))
+			}
+		}
+	}
+	return ""
+}
+
+func line(pass *analysis.Pass, n ast.Node) int { return pass.Fset.Position(n.Pos()).Line }
+
+// calledBefore is a call of the func in variable fn among steps[:at] that
+// is not on an error path, or nil.
+func calledBefore(info *types.Info, steps []step, at int, fn types.Object) *ast.CallExpr {
+	for i, st := range steps {
+		if at >= 0 && i >= at {
+			break
+		}
+		if id, ok := astutil.Unparen(st.call.Fun).(*ast.Ident); ok && !st.exit && info.Uses[id] == fn {
+			return st.call
+		}
+	}
+	return nil
+}
+
+// doneReceivedBefore is a receive <-ctx.Done() after which call runs, or nil.
+func doneReceivedBefore(info *types.Info, f *ast.File, ctx types.Object, call *ast.CallExpr) ast.Node {
+	var found ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		u, ok := n.(*ast.UnaryExpr)
+		if found != nil || !ok || u.Op != token.ARROW || u.Pos() > call.Pos() {
+			return found == nil
+		}
+		done, ok := astutil.Unparen(u.X).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := astutil.Unparen(done.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Done" || objectOf(info, sel.X) != ctx {
+			return true
+		}
+		if s, ok := after(f, u, nil); ok && s.contains(call) {
+			found = u
+		}
+		return true
+	})
+	return found
+}
