@@ -264,7 +264,7 @@ func AddLate() {
 func AddFirst() {
 	var wg sync.WaitGroup
 	go func() {
-		wg.Add(1)
+		wg.Add(1) // want `WaitGroup.Add called from inside new goroutine \[waitgroup\]`
 		defer wg.Done()
 	}()
 	wg.Wait()
