@@ -208,15 +208,13 @@ func shutdownTimeout(pass *analysis.Pass, configs []*ast.CompositeLit, setElsewh
 	var limit time.Duration
 	where := ""
 	for _, c := range configs {
-		v := compositeField(c, "ShutdownTimeout")
-		d, ok := asynqDefaultShutdown, v == nil && !setElsewhere
-		src := "asynq's default, as asynq.Config at " + at(pass, c) + " leaves it unset"
-		if v != nil {
-			d, ok = constDuration(pass.TypesInfo, v)
-			src = "asynq.Config at " + at(pass, c)
+		d, isDefault, ok := asynqShutdown(pass.TypesInfo, c, setElsewhere)
+		if !ok || (where != "" && d <= limit) {
+			continue
 		}
-		if ok && (where == "" || d > limit) {
-			limit, where = d, src
+		limit, where = d, "asynq.Config at "+at(pass, c)
+		if isDefault {
+			where = "asynq's default, as asynq.Config at " + at(pass, c) + " leaves it unset"
 		}
 	}
 	return limit, where

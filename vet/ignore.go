@@ -25,6 +25,8 @@ const ignorePrefix = "gsgen:ignore"
 type directive struct {
 	pos     token.Pos
 	line    int // the line it silences
+	line0   int // in YAML, where it is written (line, column)
+	col     int
 	rule    string
 	problem string // why it silences nothing, if it is malformed
 }
