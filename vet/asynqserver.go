@@ -10,10 +10,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
-)
 
-// asynqDefaultShutdown is what asynq waits when Config.ShutdownTimeout is unset.
-const asynqDefaultShutdown = 8 * time.Second
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
+)
 
 // AsynqServer checks how an asynq server is run and stopped.
 var AsynqServer = rule(&analysis.Analyzer{
@@ -56,30 +55,30 @@ func runAsynqServer(pass *analysis.Pass) (any, error) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
-				fn := callee(info, n)
+				fn := code.Callee(info, n)
 				switch {
-				case isMethod(fn, asynqPath, "Server", "Run"):
+				case code.IsMethod(fn, code.AsynqPath, "Server", "Run"):
 					runs = append(runs, n)
-				case isMethod(fn, asynqPath, "Server", "Shutdown"):
+				case code.IsMethod(fn, code.AsynqPath, "Server", "Shutdown"):
 					shutdowns = append(shutdowns, n)
-				case isMethod(fn, asynqPath, "Server", "Stop"):
+				case code.IsMethod(fn, code.AsynqPath, "Server", "Stop"):
 					stops = append(stops, n)
-				case isFunc(fn, asynqPath, "Timeout"):
+				case code.IsFunc(fn, code.AsynqPath, "Timeout"):
 					timeouts = append(timeouts, n)
 				case isServe(fn):
 					serve = firstOf(serve, n)
-				case isFunc(fn, "os/signal", "NotifyContext"):
+				case code.IsFunc(fn, "os/signal", "NotifyContext"):
 					notifyCtx = firstOf(notifyCtx, n)
-				case isFunc(fn, "os/signal", "Notify"):
+				case code.IsFunc(fn, "os/signal", "Notify"):
 					notifies = append(notifies, n)
 				}
 			case *ast.CompositeLit:
-				if isNamed(info.TypeOf(n), asynqPath, "Config") {
+				if code.IsNamed(info.TypeOf(n), code.AsynqPath, "Config") {
 					configs = append(configs, n)
 				}
 			case *ast.AssignStmt:
 				for _, l := range n.Lhs {
-					if sel, ok := l.(*ast.SelectorExpr); ok && sel.Sel.Name == "ShutdownTimeout" && isNamed(info.TypeOf(sel.X), asynqPath, "Config") {
+					if sel, ok := l.(*ast.SelectorExpr); ok && sel.Sel.Name == "ShutdownTimeout" && code.IsNamed(info.TypeOf(sel.X), code.AsynqPath, "Config") {
 						shutdownSet = true
 					}
 				}
@@ -107,10 +106,10 @@ func runAsynqServer(pass *analysis.Pass) (any, error) {
 	// Shutdown without Stop first.
 	running := map[types.Object]bool{}
 	for _, r := range runs {
-		running[receiverKey(info, r)] = true
+		running[code.ReceiverKey(info, r)] = true
 	}
 	for _, sd := range shutdowns {
-		key := receiverKey(info, sd)
+		key := code.ReceiverKey(info, sd)
 		if key == nil || running[key] {
 			continue
 		}
@@ -126,7 +125,7 @@ func runAsynqServer(pass *analysis.Pass) (any, error) {
 	// Task timeouts against ShutdownTimeout.
 	limit, limitAt := shutdownTimeout(pass, configs, shutdownSet)
 	for _, t := range timeouts {
-		d, ok := constDuration(info, t.Args[0])
+		d, ok := code.ConstDuration(info, t.Args[0])
 		switch {
 		case !ok:
 		case d > 0 && d < time.Second:
@@ -142,7 +141,7 @@ func runAsynqServer(pass *analysis.Pass) (any, error) {
 // isServe reports whether fn serves HTTP.
 func isServe(fn *types.Func) bool {
 	serves := []string{"ListenAndServe", "ListenAndServeTLS", "Serve", "ServeTLS"}
-	return isMethod(fn, "net/http", "Server", serves...) || isFunc(fn, "net/http", serves...)
+	return code.IsMethod(fn, "net/http", "Server", serves...) || code.IsFunc(fn, "net/http", serves...)
 }
 
 func firstOf(have, n *ast.CallExpr) *ast.CallExpr {
@@ -165,7 +164,7 @@ func at(pass *analysis.Pass, n ast.Node) string {
 func stopBefore(pass *analysis.Pass, sd *ast.CallExpr, key types.Object, stops []*ast.CallExpr) (stopped, before bool) {
 	var mine []*ast.CallExpr
 	for _, s := range stops {
-		if receiverKey(pass.TypesInfo, s) == key {
+		if code.ReceiverKey(pass.TypesInfo, s) == key {
 			mine = append(mine, s)
 		}
 	}
@@ -208,7 +207,7 @@ func shutdownTimeout(pass *analysis.Pass, configs []*ast.CompositeLit, setElsewh
 	var limit time.Duration
 	where := ""
 	for _, c := range configs {
-		d, isDefault, ok := asynqShutdown(pass.TypesInfo, c, setElsewhere)
+		d, isDefault, ok := code.AsynqShutdown(pass.TypesInfo, c, setElsewhere)
 		if !ok || (where != "" && d <= limit) {
 			continue
 		}
@@ -228,7 +227,7 @@ func actingSignalHandler(pass *analysis.Pass, notifies []*ast.CallExpr) *ast.Cal
 		if len(n.Args) == 0 {
 			continue
 		}
-		ch := objectOf(info, n.Args[0])
+		ch := code.ObjectOf(info, n.Args[0])
 		if ch == nil {
 			continue
 		}
@@ -255,11 +254,11 @@ func actsOnFirst(pass *analysis.Pass, f *ast.File, ch types.Object) bool {
 		}
 		switch n := n.(type) {
 		case *ast.RangeStmt:
-			if objectOf(info, n.X) == ch && acts(info, n.Body) {
+			if code.ObjectOf(info, n.X) == ch && acts(info, n.Body) {
 				acted = true
 			}
 		case *ast.UnaryExpr:
-			if n.Op != token.ARROW || objectOf(info, n.X) != ch {
+			if n.Op != token.ARROW || code.ObjectOf(info, n.X) != ch {
 				return true
 			}
 			fn := enclosingFunc(f, n)
@@ -285,7 +284,7 @@ func actsOnFirst(pass *analysis.Pass, f *ast.File, ch types.Object) bool {
 func hasReceive(n ast.Node, info *types.Info, ch types.Object) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
-		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && objectOf(info, u.X) == ch {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && code.ObjectOf(info, u.X) == ch {
 			found = true
 		}
 		return !found
@@ -328,17 +327,17 @@ func acts(info *types.Info, n ast.Node) bool {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if isNamed(info.TypeOf(n.Fun), "context", "CancelFunc") {
+			if code.IsNamed(info.TypeOf(n.Fun), "context", "CancelFunc") {
 				found = true
 			}
-			if fn := callee(info, n); fn != nil && fn.Signature().Recv() != nil {
+			if fn := code.Callee(info, n); fn != nil && fn.Signature().Recv() != nil {
 				switch fn.Name() {
 				case "Stop", "Shutdown", "Close":
 					found = true
 				}
 			}
 		case ast.Stmt:
-			if isTerminating(info, n) {
+			if code.IsTerminating(info, n) {
 				if _, ret := n.(*ast.ReturnStmt); !ret {
 					found = true
 				}

@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // CloseOrder checks that a function closes what its parts use after it has
@@ -35,13 +37,13 @@ with the drains after it, which that path never reaches.`,
 
 // drainName names a call that drains a part of the service, or returns "".
 func drainName(info *types.Info, call *ast.CallExpr) string {
-	fn := callee(info, call)
+	fn := code.Callee(info, call)
 	switch {
-	case isMethod(fn, "sync", "WaitGroup", "Wait"):
+	case code.IsMethod(fn, "sync", "WaitGroup", "Wait"):
 		return "wg.Wait()"
-	case isMethod(fn, "net/http", "Server", "Shutdown"):
+	case code.IsMethod(fn, "net/http", "Server", "Shutdown"):
 		return "http.Server.Shutdown"
-	case isMethod(fn, asynqPath, "Server", "Shutdown"):
+	case code.IsMethod(fn, code.AsynqPath, "Server", "Shutdown"):
 		return "asynq Server.Shutdown"
 	}
 	return ""
@@ -60,9 +62,9 @@ func runCloseOrder(pass *analysis.Pass) (any, error) {
 				if st.exit {
 					continue
 				}
-				fn := callee(info, st.call)
+				fn := code.Callee(info, st.call)
 				switch {
-				case isMethod(fn, pgxpoolPath, "Pool", "Close") || isMethod(fn, "database/sql", "DB", "Close"):
+				case code.IsMethod(fn, code.PgxpoolPath, "Pool", "Close") || code.IsMethod(fn, "database/sql", "DB", "Close"):
 					if j := nextDrain(info, steps[i+1:], false); j != nil {
 						pass.Reportf(st.call.Pos(), "%s runs before %s (line %d): a loop or handler still inside a transaction finds the pool closed, and its work fails half-done; close the pool last, after every drain",
 							closeName(st.call), drainName(info, j), pass.Fset.Position(j.Pos()).Line)
@@ -82,7 +84,7 @@ func runCloseOrder(pass *analysis.Pass) (any, error) {
 
 // isKafkaClose reports whether fn closes a kafka-go writer or reader.
 func isKafkaClose(fn *types.Func) bool {
-	return isMethod(fn, kafkaPath, "Writer", "Close") || isMethod(fn, kafkaPath, "Reader", "Close")
+	return code.IsMethod(fn, code.KafkaPath, "Writer", "Close") || code.IsMethod(fn, code.KafkaPath, "Reader", "Close")
 }
 
 // nextDrain is the first drain among steps (only wg.Wait() if waitOnly), or nil.
@@ -107,13 +109,13 @@ func handedOn(info *types.Info, body *ast.BlockStmt, call *ast.CallExpr) bool {
 	if !ok {
 		return false
 	}
-	obj := rootObject(info, sel.X)
+	obj := code.RootObject(info, sel.X)
 	if obj == nil {
 		return false
 	}
 	used := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && isKafkaClose(callee(info, c)) {
+		if c, ok := n.(*ast.CallExpr); ok && isKafkaClose(code.Callee(info, c)) {
 			return false
 		}
 		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // fieldSets records the struct fields a package assigns after building the
@@ -24,7 +26,7 @@ func setFields(pass *analysis.Pass) fieldSets {
 			if as, ok := n.(*ast.AssignStmt); ok {
 				for _, l := range as.Lhs {
 					if sel, ok := astutil.Unparen(l).(*ast.SelectorExpr); ok {
-						if obj := rootObject(s.info, sel.X); obj != nil {
+						if obj := code.RootObject(s.info, sel.X); obj != nil {
 							s.sets[obj] = append(s.sets[obj], sel.Sel.Name)
 						}
 					}
@@ -63,7 +65,7 @@ func (s fieldSets) storedIn(lit *ast.CompositeLit, stack []ast.Node) types.Objec
 		case *ast.AssignStmt:
 			for j, r := range p.Rhs {
 				if r == val && j < len(p.Lhs) {
-					return objectOf(s.info, p.Lhs[j])
+					return code.ObjectOf(s.info, p.Lhs[j])
 				}
 			}
 		case *ast.ValueSpec:

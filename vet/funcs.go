@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // funcDecls maps the package's functions and methods to their declarations,
@@ -50,10 +52,10 @@ func paramsOf(info *types.Info, ft *ast.FuncType) (ctx, wg types.Object) {
 			if obj == nil {
 				continue
 			}
-			if _, ptr := obj.Type().(*types.Pointer); ptr && isWaitGroup(obj.Type()) && wg == nil {
+			if _, ptr := obj.Type().(*types.Pointer); ptr && code.IsWaitGroup(obj.Type()) && wg == nil {
 				wg = obj
 			}
-			if isContext(obj.Type()) && ctx == nil {
+			if code.IsContext(obj.Type()) && ctx == nil {
 				ctx = obj
 			}
 		}
@@ -86,7 +88,7 @@ func funcBody(n ast.Node) (*ast.FuncType, *ast.BlockStmt) {
 // isMethodCallOn reports whether call is obj.name(...) for one of names.
 func isMethodCallOn(info *types.Info, call *ast.CallExpr, obj types.Object, names ...string) bool {
 	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || objectOf(info, sel.X) != obj {
+	if !ok || code.ObjectOf(info, sel.X) != obj {
 		return false
 	}
 	for _, n := range names {

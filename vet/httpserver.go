@@ -6,6 +6,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // HTTPServer checks how an HTTP server is built.
@@ -41,11 +43,11 @@ func runHTTPServer(pass *analysis.Pass) (any, error) {
 		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if fn := callee(info, n); isFunc(fn, "net/http", "ListenAndServe", "ListenAndServeTLS", "Serve", "ServeTLS") {
+			if fn := code.Callee(info, n); code.IsFunc(fn, "net/http", "ListenAndServe", "ListenAndServeTLS", "Serve", "ServeTLS") {
 				pass.Reportf(n.Pos(), "http.%s serves with a zero http.Server: no ReadHeaderTimeout (slow clients hold connections forever) and no way to call Shutdown, so SIGTERM cuts every in-flight request; build an http.Server with timeouts and shut it down on the signal", fn.Name())
 			}
 		case *ast.CompositeLit:
-			if !isNamed(info.TypeOf(n), "net/http", "Server") {
+			if !code.IsNamed(info.TypeOf(n), "net/http", "Server") {
 				return true
 			}
 			if setsNonZero(pass, n, "ReadHeaderTimeout") || setsNonZero(pass, n, "ReadTimeout") ||
@@ -62,7 +64,7 @@ func runHTTPServer(pass *analysis.Pass) (any, error) {
 // setsNonZero reports whether a struct literal gives field a value that is
 // not the constant zero.
 func setsNonZero(pass *analysis.Pass, lit *ast.CompositeLit, field string) bool {
-	v := compositeField(lit, field)
+	v := code.CompositeField(lit, field)
 	if v == nil {
 		return false
 	}

@@ -2,82 +2,21 @@ package vet
 
 import (
 	"bytes"
-	"fmt"
 	"go/ast"
 	"go/token"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/ignore"
 )
 
-// ignorePrefix starts a directive that silences one finding:
-//
-//	//gsgen:ignore closeorder the pool is closed by the caller after Wait
-//	pool.Close()
-//
-// On a line of its own it silences the rule on the next line of code; after
-// code, on its own line. The reason is required: an ignore without one is
-// itself a finding.
-const ignorePrefix = "gsgen:ignore"
-
-// directive is one //gsgen:ignore comment.
+// directive is one //gsgen:ignore comment of a Go file.
 type directive struct {
 	pos     token.Pos
 	line    int // the line it silences
-	line0   int // in YAML, where it is written (line, column)
-	col     int
 	rule    string
 	problem string // why it silences nothing, if it is malformed
-}
-
-// parseDirective reads the text of a comment after its marker ("//" in Go,
-// "#" in YAML). ok is false when the comment is not an ignore directive at
-// all. loose accepts a space before gsgen:ignore, as YAML comments have.
-func parseDirective(text string, loose bool) (rule, problem string, ok bool) {
-	trimmed := strings.TrimLeft(text, " \t")
-	if !strings.HasPrefix(trimmed, ignorePrefix) {
-		return "", "", false
-	}
-	rest := trimmed[len(ignorePrefix):]
-	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-		return "", "", false // gsgen:ignored, gsgen:ignore-me: some other word
-	}
-	if trimmed != text && !loose {
-		return "", "a space after // makes this an ordinary comment: write //gsgen:ignore RULE REASON", true
-	}
-	if i := strings.Index(rest, "//"); i >= 0 {
-		rest = rest[:i] // a comment after the directive is not its reason
-	}
-	fields := strings.Fields(rest)
-	switch {
-	case len(fields) == 0:
-		return "", fmt.Sprintf("gsgen:ignore names no rule: write gsgen:ignore RULE REASON, RULE one of %s", strings.Join(ruleNames, ", ")), true
-	case !slices.Contains(ruleNames, fields[0]):
-		return fields[0], fmt.Sprintf("gsgen:ignore names an unknown rule %q: use one of %s", fields[0], strings.Join(ruleNames, ", ")), true
-	case len(fields) == 1:
-		return fields[0], fmt.Sprintf("gsgen:ignore %s gives no reason: say why the finding does not apply, so the next reader can check it", fields[0]), true
-	}
-	return fields[0], "", true
-}
-
-// targetLine is the line a directive on line (1-based) silences: its own
-// when code precedes it, else the next line that is neither blank nor a
-// comment (so that directives can be stacked).
-func targetLine(lines [][]byte, line int, col int, comment string) int {
-	if line < 1 || line > len(lines) {
-		return line
-	}
-	if before := lines[line-1][:min(col-1, len(lines[line-1]))]; len(bytes.TrimSpace(before)) > 0 {
-		return line
-	}
-	for next := line + 1; next <= len(lines); next++ {
-		l := bytes.TrimSpace(lines[next-1])
-		if len(l) > 0 && !bytes.HasPrefix(l, []byte(comment)) {
-			return next
-		}
-	}
-	return line + 1
 }
 
 // fileDirectives lists the ignore directives of one Go file.
@@ -90,7 +29,7 @@ func fileDirectives(fset *token.FileSet, f *ast.File, readFile func(string) ([]b
 			if !ok {
 				continue
 			}
-			rule, problem, ok := parseDirective(text, false)
+			rule, problem, ok := ignore.Parse(text, false)
 			if !ok {
 				continue
 			}
@@ -102,7 +41,7 @@ func fileDirectives(fset *token.FileSet, f *ast.File, readFile func(string) ([]b
 				}
 				lines = bytes.Split(src, []byte("\n"))
 			}
-			ds = append(ds, directive{pos: c.Pos(), line: targetLine(lines, p.Line, p.Column, "//"), rule: rule, problem: problem})
+			ds = append(ds, directive{pos: c.Pos(), line: ignore.Target(lines, p.Line, p.Column, "//"), rule: rule, problem: problem})
 		}
 	}
 	return ds

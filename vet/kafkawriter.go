@@ -7,6 +7,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // KafkaWriter checks the kafka-go Writer of a relay.
@@ -44,12 +46,12 @@ func runKafkaWriter(pass *analysis.Pass) (any, error) {
 		}
 		switch n := n.(type) {
 		case *ast.CompositeLit:
-			if isNamed(info.TypeOf(n), kafkaPath, "Writer") {
+			if code.IsNamed(info.TypeOf(n), code.KafkaPath, "Writer") {
 				writers = append(writers, n)
 				stacks = append(stacks, append([]ast.Node(nil), stack...))
 			}
 		case *ast.CallExpr:
-			if !isCall(info, n, kafkaPath, "Writer", "WriteMessages") {
+			if !code.IsCall(info, n, code.KafkaPath, "Writer", "WriteMessages") {
 				return true
 			}
 			loop, decl := loopAndDecl(info, stack)
@@ -108,7 +110,7 @@ func loopReached(pass *analysis.Pass, ins *inspector.Inspector) map[*types.Func]
 	mark := func(n ast.Node) {
 		ast.Inspect(n, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
-				fn := callee(info, call)
+				fn := code.Callee(info, call)
 				if d, ok := decls[fn]; ok && !reached[fn] {
 					reached[fn] = true
 					queue = append(queue, d)

@@ -9,6 +9,8 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // RunLoop checks background loops and the goroutines a WaitGroup counts.
@@ -101,7 +103,7 @@ func usesOf(info *types.Info, body *ast.BlockStmt, wg types.Object) wgUse {
 			}
 		case *ast.CallExpr:
 			sel, ok := astutil.Unparen(n.Fun).(*ast.SelectorExpr)
-			if !ok || objectOf(info, sel.X) != wg {
+			if !ok || code.ObjectOf(info, sel.X) != wg {
 				return true
 			}
 			switch sel.Sel.Name {
@@ -265,8 +267,8 @@ func (o *observer) checkGoroutine(lit *ast.FuncLit, g *ast.GoStmt, stack []ast.N
 func doneTarget(info *types.Info, body *ast.BlockStmt) types.Object {
 	var wg types.Object
 	ast.Inspect(body, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok && isCall(info, call, "sync", "WaitGroup", "Done") {
-			wg = receiverKey(info, call)
+		if call, ok := n.(*ast.CallExpr); ok && code.IsCall(info, call, "sync", "WaitGroup", "Done") {
+			wg = code.ReceiverKey(info, call)
 		}
 		return wg == nil
 	})
@@ -339,7 +341,7 @@ func capturedContexts(info *types.Info, lit *ast.FuncLit) []types.Object {
 			return true
 		}
 		obj := info.Uses[id]
-		if v, ok := obj.(*types.Var); ok && isContext(v.Type()) && !seen[obj] && (obj.Pos() < lit.Pos() || obj.Pos() > lit.End()) {
+		if v, ok := obj.(*types.Var); ok && code.IsContext(v.Type()) && !seen[obj] && (obj.Pos() < lit.Pos() || obj.Pos() > lit.End()) {
 			seen[obj] = true
 			out = append(out, obj)
 		}
@@ -352,13 +354,13 @@ func capturedContexts(info *types.Info, lit *ast.FuncLit) []types.Object {
 // context, following calls into the functions of the same package.
 type observer struct {
 	pass  *analysis.Pass
-	idx   *ctxIndex
+	idx   *code.CtxIndex
 	decls map[*types.Func]*ast.FuncDecl
 	memo  map[types.Object]bool // per context parameter; false while in progress
 }
 
 func newObserver(pass *analysis.Pass) *observer {
-	return &observer{pass: pass, idx: newCtxIndex(pass.TypesInfo, pass.Files), decls: funcDecls(pass.TypesInfo, pass.Files), memo: map[types.Object]bool{}}
+	return &observer{pass: pass, idx: code.NewCtxIndex(pass.TypesInfo, pass.Files), decls: funcDecls(pass.TypesInfo, pass.Files), memo: map[types.Object]bool{}}
 }
 
 // observes reports whether body reacts to the cancellation of ctx: it
@@ -380,13 +382,13 @@ func (o *observer) observes(body ast.Node, ctx types.Object) bool {
 			return !found
 		}
 		if sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Done" || sel.Sel.Name == "Err") &&
-			isContext(info.TypeOf(sel.X)) && o.idx.carries(sel.X, ctx) {
+			code.IsContext(info.TypeOf(sel.X)) && o.idx.Carries(sel.X, ctx) {
 			found = true
 			return false
 		}
-		fn := callee(info, call)
-		for _, i := range ctxArgs(info, call) {
-			if o.idx.carries(call.Args[i], ctx) && o.callObserves(fn, i) {
+		fn := code.Callee(info, call)
+		for _, i := range code.CtxArgs(info, call) {
+			if o.idx.Carries(call.Args[i], ctx) && o.callObserves(fn, i) {
 				found = true
 				return false
 			}

@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // step is one call in the order a function makes its calls.
@@ -47,7 +49,7 @@ func (s *sequencer) bind(n ast.Node) bool {
 	}
 	for i, rhs := range as.Rhs {
 		if lit, ok := astutil.Unparen(rhs).(*ast.FuncLit); ok {
-			if obj := objectOf(s.info, as.Lhs[i]); obj != nil {
+			if obj := code.ObjectOf(s.info, as.Lhs[i]); obj != nil {
 				s.bound[obj] = lit
 				s.isBound[lit] = true
 			}
@@ -77,7 +79,7 @@ func (s *sequencer) stmts(list []ast.Stmt, exit bool) {
 // block sequences a nested block, marking it an exit path when it ends by
 // leaving the function.
 func (s *sequencer) block(list []ast.Stmt, exit bool) {
-	s.stmts(list, exit || terminates(s.info, list))
+	s.stmts(list, exit || code.Terminates(s.info, list))
 }
 
 func (s *sequencer) walk(n ast.Node, exit bool) {

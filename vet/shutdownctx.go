@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // ShutdownCtx checks the context given to http.Server.Shutdown.
@@ -27,7 +29,7 @@ context.WithTimeout(context.Background(), drain).`,
 
 func runShutdownCtx(pass *analysis.Pass) (any, error) {
 	info := pass.TypesInfo
-	idx := newCtxIndex(info, pass.Files)
+	idx := code.NewCtxIndex(info, pass.Files)
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -37,7 +39,7 @@ func runShutdownCtx(pass *analysis.Pass) (any, error) {
 			var steps []step // sequenced on the first Shutdown only
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
-				if !ok || len(call.Args) != 1 || !isCall(info, call, "net/http", "Server", "Shutdown") {
+				if !ok || len(call.Args) != 1 || !code.IsCall(info, call, "net/http", "Server", "Shutdown") {
 					return true
 				}
 				if steps == nil {
@@ -55,23 +57,23 @@ func runShutdownCtx(pass *analysis.Pass) (any, error) {
 
 // doomed says why the context given to Shutdown is done by the time
 // Shutdown runs, or returns "".
-func doomed(pass *analysis.Pass, f *ast.File, idx *ctxIndex, steps []step, call *ast.CallExpr) string {
+func doomed(pass *analysis.Pass, f *ast.File, idx *code.CtxIndex, steps []step, call *ast.CallExpr) string {
 	info := pass.TypesInfo
 	at := index(steps, call)
-	for _, l := range idx.chain(call.Args[0]) {
+	for _, l := range idx.Chain(call.Args[0]) {
 		switch {
-		case l.kind == ctxFresh || l.kind == ctxDetached:
+		case l.Kind == code.CtxFresh || l.Kind == code.CtxDetached:
 			return ""
-		case l.kind == ctxSignal:
-			return fmt.Sprintf("signal.NotifyContext at line %d cancels it on SIGTERM", line(pass, l.call))
-		case l.cancel != nil:
-			if c := calledBefore(info, steps, at, l.cancel); c != nil {
-				return fmt.Sprintf("%s() at line %d cancelled it", l.cancel.Name(), line(pass, c))
+		case l.Kind == code.CtxSignal:
+			return fmt.Sprintf("signal.NotifyContext at line %d cancels it on SIGTERM", line(pass, l.Call))
+		case l.Cancel != nil:
+			if c := calledBefore(info, steps, at, l.Cancel); c != nil {
+				return fmt.Sprintf("%s() at line %d cancelled it", l.Cancel.Name(), line(pass, c))
 			}
 		}
-		if l.obj != nil {
-			if r := doneReceivedBefore(info, f, l.obj, call); r != nil {
-				return fmt.Sprintf("<-%s.Done() at line %d waited for it to end", l.obj.Name(), line(pass, r))
+		if l.Obj != nil {
+			if r := doneReceivedBefore(info, f, l.Obj, call); r != nil {
+				return fmt.Sprintf("<-%s.Done() at line %d waited for it to end", l.Obj.Name(), line(pass, r))
 			}
 		}
 	}
@@ -107,7 +109,7 @@ func doneReceivedBefore(info *types.Info, f *ast.File, ctx types.Object, call *a
 			return true
 		}
 		sel, ok := astutil.Unparen(done.Fun).(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Done" || objectOf(info, sel.X) != ctx {
+		if !ok || sel.Sel.Name != "Done" || code.ObjectOf(info, sel.X) != ctx {
 			return true
 		}
 		if s, ok := after(f, u, nil); ok && s.contains(call) {

@@ -24,10 +24,5 @@ var Analyzers = []*analysis.Analyzer{
 	Ignore,
 }
 
-// ladderRule names the findings of the manifest check (gsgen vet --manifests).
-const ladderRule = "ladder"
-
-// ruleNames are the rules a //gsgen:ignore directive may name: the
-// analyzers above (but ignore itself) and the manifest check. A test keeps
-// the list in step with Analyzers.
-var ruleNames = []string{"runloop", "closeorder", "asynqserver", "shutdownctx", "txctx", "httpserver", "kafkawriter", "sigchanyzer", "waitgroup", ladderRule}
+// LadderRule names the findings of the manifest check (package ladder).
+const LadderRule = "ladder"

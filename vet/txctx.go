@@ -8,6 +8,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // TxCtx checks the context of transactions that Run loops begin.
@@ -36,7 +38,7 @@ no transaction and is not reported.`,
 
 type txWalker struct {
 	pass     *analysis.Pass
-	idx      *ctxIndex
+	idx      *code.CtxIndex
 	decls    map[*types.Func]*ast.FuncDecl
 	visited  map[txVisit]bool
 	reported map[token.Pos]bool
@@ -50,7 +52,7 @@ type txVisit struct {
 
 func runTxCtx(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	w := &txWalker{pass: pass, idx: newCtxIndex(pass.TypesInfo, pass.Files), decls: funcDecls(pass.TypesInfo, pass.Files),
+	w := &txWalker{pass: pass, idx: code.NewCtxIndex(pass.TypesInfo, pass.Files), decls: funcDecls(pass.TypesInfo, pass.Files),
 		visited: map[txVisit]bool{}, reported: map[token.Pos]bool{}}
 	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
 		ft, body := funcBody(n)
@@ -82,7 +84,7 @@ func (w *txWalker) walk(fn ast.Node, body *ast.BlockStmt, loop types.Object) {
 		if !ok {
 			return true
 		}
-		f := callee(info, call)
+		f := code.Callee(info, call)
 		if begins(f) {
 			w.check(call, loop)
 			return true
@@ -91,9 +93,9 @@ func (w *txWalker) walk(fn ast.Node, body *ast.BlockStmt, loop types.Object) {
 		if !ok {
 			return true
 		}
-		var next types.Object // the callee's parameter that gets the loop's ctx
-		for _, i := range ctxArgs(info, call) {
-			if loop != nil && w.idx.carries(call.Args[i], loop) {
+		var next types.Object // the code.Callee's parameter that gets the loop's ctx
+		for _, i := range code.CtxArgs(info, call) {
+			if loop != nil && w.idx.Carries(call.Args[i], loop) {
 				next = param(f, i)
 				break
 			}
@@ -105,12 +107,12 @@ func (w *txWalker) walk(fn ast.Node, body *ast.BlockStmt, loop types.Object) {
 
 // begins reports whether fn begins a transaction.
 func begins(fn *types.Func) bool {
-	return isMethod(fn, pgxpoolPath, "Pool", "Begin", "BeginTx") ||
-		isMethod(fn, pgxpoolPath, "Conn", "Begin", "BeginTx") ||
-		isMethod(fn, pgxPath, "Conn", "Begin", "BeginTx") ||
-		isFunc(fn, pgxPath, "BeginFunc", "BeginTxFunc") ||
-		isMethod(fn, "database/sql", "DB", "Begin", "BeginTx") ||
-		isMethod(fn, "database/sql", "Conn", "BeginTx")
+	return code.IsMethod(fn, code.PgxpoolPath, "Pool", "Begin", "BeginTx") ||
+		code.IsMethod(fn, code.PgxpoolPath, "Conn", "Begin", "BeginTx") ||
+		code.IsMethod(fn, code.PgxPath, "Conn", "Begin", "BeginTx") ||
+		code.IsFunc(fn, code.PgxPath, "BeginFunc", "BeginTxFunc") ||
+		code.IsMethod(fn, "database/sql", "DB", "Begin", "BeginTx") ||
+		code.IsMethod(fn, "database/sql", "Conn", "BeginTx")
 }
 
 func (w *txWalker) check(call *ast.CallExpr, loop types.Object) {
@@ -119,18 +121,18 @@ func (w *txWalker) check(call *ast.CallExpr, loop types.Object) {
 	}
 	info := w.pass.TypesInfo
 	var ctx ast.Expr
-	for _, i := range ctxArgs(info, call) {
+	for _, i := range code.CtxArgs(info, call) {
 		ctx = call.Args[i]
 		break
 	}
 	switch {
 	case ctx == nil: // sql's Begin(): context.Background() inside
 		w.report(call, "transaction begun without a context inside a Run loop: nothing bounds it, so a hung database holds it open and pool.Close() at shutdown waits for it until SIGKILL; use BeginTx(context.WithTimeout(context.WithoutCancel(ctx), budget), ...)")
-	case loop != nil && w.idx.carries(ctx, loop):
+	case loop != nil && w.idx.Carries(ctx, loop):
 		w.report(call, "transaction begun on the Run loop's ctx: SIGTERM cancels it mid-batch and it rolls back after the work it covers was done (a published batch is published again); begin it on context.WithTimeout(context.WithoutCancel(ctx), budget)")
 	default:
-		links := w.idx.chain(ctx)
-		if k := root(links).kind; (k == ctxFresh || k == ctxDetached) && !hasDeadline(links) {
+		links := w.idx.Chain(ctx)
+		if k := code.Root(links).Kind; (k == code.CtxFresh || k == code.CtxDetached) && !code.HasDeadline(links) {
 			w.report(call, "transaction begun inside a Run loop on a context without a deadline: a hung broker or database holds it open, and pool.Close() at shutdown waits for it until SIGKILL; bound it with context.WithTimeout(context.WithoutCancel(ctx), budget)")
 		}
 	}

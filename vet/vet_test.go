@@ -7,6 +7,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/passes/inspect"
+
+	"github.com/gsgen-dev/gsgen/vet/internal/ignore"
 )
 
 // suite runs every analyzer of Analyzers in one pass and marks each finding
@@ -68,8 +70,8 @@ func TestRuleNames(t *testing.T) {
 			names = append(names, a.Name)
 		}
 	}
-	names = append(names, ladderRule)
-	if !slices.Equal(names, ruleNames) {
-		t.Errorf("ruleNames = %v, want the analyzers' names and %q: %v", ruleNames, ladderRule, names)
+	names = append(names, LadderRule)
+	if !slices.Equal(names, ignore.Rules) {
+		t.Errorf("ignore.Rules = %v, want the analyzers' names and %q: %v", ignore.Rules, LadderRule, names)
 	}
 }

@@ -1,4 +1,10 @@
-package vet
+// Package ladder checks Kubernetes manifests against the shutdown durations
+// a Go service's code sets: for every Deployment, StatefulSet, DaemonSet or
+// Pod, its terminationGracePeriodSeconds must hold its preStop sleep, the
+// longest drain of the binary it runs, the close budget and a margin (the
+// ladder of gsgen's design, §6), and a break is reported in the words of
+// gsgen plan.
+package ladder
 
 import (
 	"bytes"
@@ -18,6 +24,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/vet"
+	"github.com/gsgen-dev/gsgen/vet/internal/ignore"
 )
 
 // kubernetesDefaultGrace is terminationGracePeriodSeconds when a pod spec
@@ -29,6 +37,13 @@ type manifest struct {
 	name       string
 	docs       []*yaml.Node // each document's top mapping
 	directives []directive
+}
+
+// directive is one # gsgen:ignore comment of a manifest.
+type directive struct {
+	line             int // the line it silences
+	writtenLine, col int // where it is
+	rule, problem    string
 }
 
 // envValue is an environment variable's value in a manifest.
@@ -54,11 +69,12 @@ type container struct {
 	env        map[string]envValue
 }
 
-// checkManifests compares the grace period and preStop sleep of every
-// workload in the manifests under dir with the ladder of the binary it runs:
-// the drains that binary does, with the durations the ConfigMap, the
-// config's defaults or the code's constants give them.
-func checkManifests(dir string, pkgs []*packages.Package) ([]Finding, error) {
+// Check compares the grace period and preStop sleep of every workload in
+// the manifests under dir with the ladder of the binary it runs: the drains
+// that binary does (read from the main packages among pkgs), with the
+// durations the ConfigMap, the config's defaults or the code's constants
+// give them. Broken YAML or an unreadable dir is a *generator.InputError.
+func Check(dir string, pkgs []*packages.Package) ([]vet.Finding, error) {
 	files, err := readManifests(dir)
 	if err != nil {
 		return nil, err
@@ -66,11 +82,11 @@ func checkManifests(dir string, pkgs []*packages.Package) ([]Finding, error) {
 	code := readCode(pkgs)
 	configMaps := map[string]map[string]envValue{}
 	var workloads []workload
-	var findings []Finding
+	var findings []vet.Finding
 	for _, m := range files {
 		for _, d := range m.directives {
 			if d.problem != "" {
-				findings = append(findings, Finding{Pos: position(m.name, d.line0, d.col), Rule: Ignore.Name, Message: d.problem})
+				findings = append(findings, vet.Finding{Pos: position(m.name, d.writtenLine, d.col), Rule: vet.Ignore.Name, Message: d.problem})
 			}
 		}
 		for _, doc := range m.docs {
@@ -149,16 +165,16 @@ func yamlDirectives(data []byte) []directive {
 		if at < 0 || (at > 0 && l[at-1] != ' ' && l[at-1] != '\t') {
 			continue
 		}
-		rule, problem, ok := parseDirective(string(l[at+1:]), true)
+		rule, problem, ok := ignore.Parse(string(l[at+1:]), true)
 		if ok {
-			ds = append(ds, directive{line: targetLine(lines, i+1, at+1, "#"), line0: i + 1, col: at + 1, rule: rule, problem: problem})
+			ds = append(ds, directive{line: ignore.Target(lines, i+1, at+1, "#"), writtenLine: i + 1, col: at + 1, rule: rule, problem: problem})
 		}
 	}
 	return ds
 }
 
 // silenced reports whether a directive of the file silences f.
-func (m *manifest) silenced(f Finding) bool {
+func (m *manifest) silenced(f vet.Finding) bool {
 	for _, d := range m.directives {
 		if d.problem == "" && d.rule == f.Rule && d.line == f.Pos.Line {
 			return true
@@ -243,7 +259,7 @@ func entries(file string, data *yaml.Node) map[string]envValue {
 }
 
 // check builds the ladder of one workload and reports where it breaks.
-func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envValue) []Finding {
+func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envValue) []vet.Finding {
 	ct, bin := c.binaryOf(w)
 	env := map[string]envValue{}
 	for _, ref := range ct.configMaps {
@@ -251,7 +267,7 @@ func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envVal
 	}
 	maps.Copy(env, ct.env)
 
-	var findings []Finding
+	var findings []vet.Finding
 	value := func(v drainVar) (setting, bool) {
 		key := v.env
 		if c.answers != nil {
@@ -262,7 +278,7 @@ func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envVal
 			if err == nil {
 				return setting{d: d, pos: e.pos, key: key}, true
 			}
-			findings = append(findings, Finding{Pos: e.pos, Rule: ladderRule, Message: fmt.Sprintf("%s: %q is not a duration, so the service refuses to start; use Go syntax such as 25s", v.env, e.value)})
+			findings = append(findings, vet.Finding{Pos: e.pos, Rule: vet.LadderRule, Message: fmt.Sprintf("%s: %q is not a duration, so the service refuses to start; use Go syntax such as 25s", v.env, e.value)})
 		}
 		if s, ok := c.defaults[v.env]; ok {
 			s.key = key
@@ -288,14 +304,14 @@ func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envVal
 	if w.grace != nil {
 		n, err := strconv.ParseInt(w.grace.Value, 10, 64)
 		if err != nil {
-			return append(findings, Finding{Pos: position(w.file.name, w.grace.Line, w.grace.Column), Rule: ladderRule, Message: fmt.Sprintf("terminationGracePeriodSeconds: %q is not a whole number of seconds", w.grace.Value)})
+			return append(findings, vet.Finding{Pos: position(w.file.name, w.grace.Line, w.grace.Column), Rule: vet.LadderRule, Message: fmt.Sprintf("terminationGracePeriodSeconds: %q is not a whole number of seconds", w.grace.Value)})
 		}
 		l.Grace = time.Duration(n) * time.Second
 		pos, prefix = position(w.file.name, w.grace.Line, w.grace.Column), w.kind+" "+w.name+": "
 	}
 	var broken *generator.LadderError
 	if errors.As(l.Check(), &broken) {
-		findings = append(findings, Finding{Pos: pos, Rule: ladderRule, Message: prefix + broken.Error()})
+		findings = append(findings, vet.Finding{Pos: pos, Rule: vet.LadderRule, Message: prefix + broken.Error()})
 	}
 	return findings
 }

@@ -1,19 +1,18 @@
-package vet
+package ladder
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"go/types"
 	"os"
 	"path"
 	"path/filepath"
 	"time"
 
-	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // Defaults of the design's ladder for a service that has no gsgen.yaml to
@@ -121,9 +120,9 @@ func (c *shutdownCode) readDefaults(p *packages.Package) {
 			var d time.Duration
 			var dOK bool
 			for _, a := range call.Args {
-				if s, ok := constString(p.TypesInfo, a); ok {
+				if s, ok := code.ConstString(p.TypesInfo, a); ok {
 					env = s
-				} else if v, ok := constDuration(p.TypesInfo, a); ok && isNamed(p.TypesInfo.TypeOf(a), "time", "Duration") {
+				} else if v, ok := code.ConstDuration(p.TypesInfo, a); ok && code.IsNamed(p.TypesInfo.TypeOf(a), "time", "Duration") {
 					d, dOK = v, true
 				}
 			}
@@ -143,27 +142,27 @@ func (c *shutdownCode) readDefaults(p *packages.Package) {
 func readBinary(p *packages.Package) *binary {
 	b := &binary{constant: map[drainVar]setting{}}
 	has := map[drainVar]bool{}
-	idx := newCtxIndex(p.TypesInfo, p.Syntax)
+	idx := code.NewCtxIndex(p.TypesInfo, p.Syntax)
 	for _, f := range p.Syntax {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
 			}
-			fn := callee(p.TypesInfo, call)
+			fn := code.Callee(p.TypesInfo, call)
 			switch {
-			case isMethod(fn, "net/http", "Server", "Shutdown") && len(call.Args) == 1:
+			case code.IsMethod(fn, "net/http", "Server", "Shutdown") && len(call.Args) == 1:
 				has[httpDrain] = true
-				for _, l := range idx.chain(call.Args[0]) {
-					if d, ok := constDuration(p.TypesInfo, l.timeout); l.timeout != nil && ok {
-						b.constant[httpDrain] = setting{d: d, pos: p.Fset.Position(l.call.Pos()),
-							key: fmt.Sprintf("the Shutdown timeout at %s:%d", filepath.Base(p.Fset.Position(l.call.Pos()).Filename), p.Fset.Position(l.call.Pos()).Line)}
+				for _, l := range idx.Chain(call.Args[0]) {
+					if d, ok := code.ConstDuration(p.TypesInfo, l.Timeout); l.Timeout != nil && ok {
+						b.constant[httpDrain] = setting{d: d, pos: p.Fset.Position(l.Call.Pos()),
+							key: fmt.Sprintf("the Shutdown timeout at %s:%d", filepath.Base(p.Fset.Position(l.Call.Pos()).Filename), p.Fset.Position(l.Call.Pos()).Line)}
 						break
 					}
 				}
-			case isMethod(fn, asynqPath, "Server", "Shutdown", "Run"):
+			case code.IsMethod(fn, code.AsynqPath, "Server", "Shutdown", "Run"):
 				has[asynqDrain] = true
-			case isMethod(fn, "sync", "WaitGroup", "Add"):
+			case code.IsMethod(fn, "sync", "WaitGroup", "Add"):
 				has[workerDrain] = true
 			}
 			return true
@@ -184,10 +183,10 @@ func asynqConstant(p *packages.Package) *setting {
 	for _, f := range p.Syntax {
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.CompositeLit)
-			if !ok || !isNamed(p.TypesInfo.TypeOf(lit), asynqPath, "Config") {
+			if !ok || !code.IsNamed(p.TypesInfo.TypeOf(lit), code.AsynqPath, "Config") {
 				return true
 			}
-			d, isDefault, ok := asynqShutdown(p.TypesInfo, lit, false)
+			d, isDefault, ok := code.AsynqShutdown(p.TypesInfo, lit, false)
 			if !ok || (best != nil && d <= best.d) {
 				return true
 			}
@@ -201,16 +200,4 @@ func asynqConstant(p *packages.Package) *setting {
 		})
 	}
 	return best
-}
-
-// asynqShutdown is the ShutdownTimeout an asynq.Config literal sets when it
-// is a constant, or asynq's default when the literal leaves it out and
-// nothing sets it elsewhere.
-func asynqShutdown(info *types.Info, lit *ast.CompositeLit, setElsewhere bool) (d time.Duration, isDefault, ok bool) {
-	v := compositeField(lit, "ShutdownTimeout")
-	if v == nil {
-		return asynqDefaultShutdown, true, !setElsewhere
-	}
-	d, ok = constDuration(info, astutil.Unparen(v))
-	return d, false, ok
 }

@@ -1,4 +1,4 @@
-package vet
+package ladder
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/vet"
 )
 
 var loaded sync.Map // service dir -> []*packages.Package
@@ -22,11 +23,8 @@ func load(t *testing.T, dir string) []*packages.Package {
 	if pkgs, ok := loaded.Load(dir); ok {
 		return pkgs.([]*packages.Package)
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir}, "./...")
-	if err == nil {
-		err = loadErrors(pkgs, []string{"./..."})
-	}
-	if err != nil {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax | packages.NeedModule, Dir: dir}, "./...")
+	if err != nil || packages.PrintErrors(pkgs) > 0 {
 		t.Fatalf("load %s: %v", dir, err)
 	}
 	loaded.Store(dir, pkgs)
@@ -89,60 +87,60 @@ func TestManifests(t *testing.T) {
 		want    []want
 	}{
 		{
-			name: "grace shorter than the ladder: the message of gsgen plan", service: "../golden/full", deploy: "deploy/k8s",
+			name: "grace shorter than the ladder: the message of gsgen plan", service: "../../golden/full", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 30"},
-			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", ladderRule,
+			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule,
 				"Deployment orders: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten http_shutdown to 14s"}},
 		},
 		{
-			name: "the ConfigMap raises the asynq drain: the worker breaks, the HTTP server does not drain asynq", service: "../golden/asynq-dedicated", deploy: "deploy/k8s",
+			name: "the ConfigMap raises the asynq drain: the worker breaks, the HTTP server does not drain asynq", service: "../../golden/asynq-dedicated", deploy: "deploy/k8s",
 			edits: []string{"configmap.yaml:ASYNQ_SHUTDOWN_TIMEOUT: \"25s\"", "ASYNQ_SHUTDOWN_TIMEOUT: \"50s\""},
-			want: []want{{"worker-deployment.yaml", "terminationGracePeriodSeconds", ladderRule,
+			want: []want{{"worker-deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule,
 				"Deployment orders-worker: timeouts.grace: 31s is shorter than preStop 0s + asynq drain 50s + close 1s + margin 5s = 56s; use grace 56s or more, or shorten asynq_shutdown to 25s"}},
 		},
 		{
-			name: "a longer preStop sleep", service: "../golden/http", deploy: "deploy/k8s",
+			name: "a longer preStop sleep", service: "../../golden/http", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:seconds: 10", "seconds: 40"},
-			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", ladderRule,
+			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule,
 				"Deployment orders: timeouts.grace: 60s is shorter than preStop 40s + HTTP drain 25s + close 1s + margin 5s = 71s; use grace 71s or more, or shorten http_shutdown to 14s"}},
 		},
 		{
-			name: "grace left out: Kubernetes' 30s", service: "../golden/http", deploy: "deploy/k8s",
+			name: "grace left out: Kubernetes' 30s", service: "../../golden/http", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:      terminationGracePeriodSeconds: 60\n", ""},
-			want: []want{{"deployment.yaml", "  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: orders\n        app.kubernetes.io/component: server\n    spec:", ladderRule,
+			want: []want{{"deployment.yaml", "  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: orders\n        app.kubernetes.io/component: server\n    spec:", vet.LadderRule,
 				"terminationGracePeriodSeconds is not set, so Kubernetes gives Deployment orders 30s: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten http_shutdown to 14s"}},
 		},
 		{
-			name: "silenced with a reason", service: "../golden/http", deploy: "deploy/k8s",
+			name: "silenced with a reason", service: "../../golden/http", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:      terminationGracePeriodSeconds: 60", "      # gsgen:ignore ladder requests here never take more than a second\n      terminationGracePeriodSeconds: 30"},
 		},
 		{
-			name: "an ignore without a reason silences nothing", service: "../golden/http", deploy: "deploy/k8s",
+			name: "an ignore without a reason silences nothing", service: "../../golden/http", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 30 # gsgen:ignore ladder"},
 			want: []want{
-				{"deployment.yaml", "terminationGracePeriodSeconds", ladderRule, "Deployment orders: timeouts.grace: 30s is shorter than"},
-				{"deployment.yaml", "terminationGracePeriodSeconds", Ignore.Name, "gsgen:ignore ladder gives no reason"},
+				{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule, "Deployment orders: timeouts.grace: 30s is shorter than"},
+				{"deployment.yaml", "terminationGracePeriodSeconds", vet.Ignore.Name, "gsgen:ignore ladder gives no reason"},
 			},
 		},
 		{
-			name: "a ConfigMap value that is not a duration", service: "../golden/http", deploy: "deploy/k8s",
+			name: "a ConfigMap value that is not a duration", service: "../../golden/http", deploy: "deploy/k8s",
 			edits: []string{"configmap.yaml:HTTP_SHUTDOWN_TIMEOUT: \"25s\"", "HTTP_SHUTDOWN_TIMEOUT: \"25 seconds\""},
-			want:  []want{{"configmap.yaml", "HTTP_SHUTDOWN_TIMEOUT", ladderRule, `HTTP_SHUTDOWN_TIMEOUT: "25 seconds" is not a duration`}},
+			want:  []want{{"configmap.yaml", "HTTP_SHUTDOWN_TIMEOUT", vet.LadderRule, `HTTP_SHUTDOWN_TIMEOUT: "25 seconds" is not a duration`}},
 		},
 		{
-			name: "a hand-written service: the drain is the Shutdown timeout in the code", service: "testdata/ladder/seedsvc", deploy: "deploy",
-			want: []want{{"deployment.yaml", "  template:\n    spec:", ladderRule,
+			name: "a hand-written service: the drain is the Shutdown timeout in the code", service: "testdata/seedsvc", deploy: "deploy",
+			want: []want{{"deployment.yaml", "  template:\n    spec:", vet.LadderRule,
 				"terminationGracePeriodSeconds is not set, so Kubernetes gives Deployment seedsvc 30s: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten the Shutdown timeout at main.go:27 to 14s"}},
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := manifestsOf(t, filepath.Join(c.service, c.deploy), c.edits...)
-			findings, err := checkManifests(dir, load(t, c.service))
+			findings, err := Check(dir, load(t, c.service))
 			if err != nil {
 				t.Fatal(err)
 			}
-			sortFindings(findings)
+			vet.SortFindings(findings)
 			if len(findings) != len(c.want) {
 				t.Fatalf("got %d findings, want %d:\n%v", len(findings), len(c.want), findings)
 			}
@@ -160,9 +158,9 @@ func TestManifests(t *testing.T) {
 
 // The ladder finding says what gsgen plan says about the same numbers.
 func TestManifestMessageIsPlans(t *testing.T) {
-	const service = "../golden/full"
+	const service = "../../golden/full"
 	dir := manifestsOf(t, filepath.Join(service, "deploy/k8s"), "deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 35")
-	findings, err := checkManifests(dir, load(t, service))
+	findings, err := Check(dir, load(t, service))
 	if err != nil || len(findings) != 1 {
 		t.Fatalf("findings %v, err %v; want one", findings, err)
 	}

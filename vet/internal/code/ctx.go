@@ -1,4 +1,4 @@
-package vet
+package code
 
 import (
 	"go/ast"
@@ -9,25 +9,25 @@ import (
 )
 
 // How a context value was made, as far as one package's syntax tells.
-type ctxKind int
+type CtxKind int
 
 const (
-	ctxUnknown  ctxKind = iota // a parameter, a field, the result of some other call
-	ctxFresh                   // context.Background() or TODO(): nothing cancels it
-	ctxDetached                // context.WithoutCancel: its parent's cancellation and deadline do not reach it
-	ctxDerived                 // context.WithCancel, WithTimeout, WithDeadline, WithValue, ...: cancelled with its parent
-	ctxSignal                  // signal.NotifyContext: cancelled by the termination signal
+	CtxUnknown  CtxKind = iota // a parameter, a field, the result of some other call
+	CtxFresh                   // context.Background() or TODO(): nothing cancels it
+	CtxDetached                // context.WithoutCancel: its parent's cancellation and deadline do not reach it
+	CtxDerived                 // context.WithCancel, WithTimeout, WithDeadline, WithValue, ...: cancelled with its parent
+	CtxSignal                  // signal.NotifyContext: cancelled by the termination signal
 )
 
-// ctxLink is one step of a context's ancestry, from the value used towards
+// CtxLink is one step of a context's ancestry, from the value used towards
 // its root.
-type ctxLink struct {
-	obj      types.Object  // the variable holding the context, if any
-	call     *ast.CallExpr // the call that made it, if any
-	kind     ctxKind
-	cancel   types.Object // the CancelFunc made with it (ctx, cancel := ...), if any
-	deadline bool         // WithTimeout or WithDeadline
-	timeout  ast.Expr     // the duration given to WithTimeout
+type CtxLink struct {
+	Obj      types.Object  // the variable holding the context, if any
+	Call     *ast.CallExpr // the call that made it, if any
+	Kind     CtxKind
+	Cancel   types.Object // the CancelFunc made with it (ctx, cancel := ...), if any
+	Deadline bool         // WithTimeout or WithDeadline
+	Timeout  ast.Expr     // the duration given to WithTimeout
 }
 
 // assignment is one value given to a variable.
@@ -37,15 +37,15 @@ type assignment struct {
 	cancel types.Object
 }
 
-// ctxIndex finds the contexts a package makes and where each comes from.
+// CtxIndex finds the contexts a package makes and where each comes from.
 // Objects are unique per declaration, so one index serves the whole package.
-type ctxIndex struct {
+type CtxIndex struct {
 	info    *types.Info
 	assigns map[types.Object][]assignment
 }
 
-func newCtxIndex(info *types.Info, files []*ast.File) *ctxIndex {
-	x := &ctxIndex{info: info, assigns: map[types.Object][]assignment{}}
+func NewCtxIndex(info *types.Info, files []*ast.File) *CtxIndex {
+	x := &CtxIndex{info: info, assigns: map[types.Object][]assignment{}}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -64,10 +64,10 @@ func newCtxIndex(info *types.Info, files []*ast.File) *ctxIndex {
 	return x
 }
 
-func (x *ctxIndex) record(lhs, rhs []ast.Expr, end token.Pos) {
+func (x *CtxIndex) record(lhs, rhs []ast.Expr, end token.Pos) {
 	for i, l := range lhs {
-		obj := objectOf(x.info, l)
-		if obj == nil || !isContext(obj.Type()) {
+		obj := ObjectOf(x.info, l)
+		if obj == nil || !IsContext(obj.Type()) {
 			continue
 		}
 		a := assignment{pos: end}
@@ -77,7 +77,7 @@ func (x *ctxIndex) record(lhs, rhs []ast.Expr, end token.Pos) {
 		case len(rhs) == 1 && i == 0:
 			a.rhs = rhs[0] // ctx, cancel := context.WithCancel(parent)
 			if len(lhs) == 2 {
-				a.cancel = objectOf(x.info, lhs[1])
+				a.cancel = ObjectOf(x.info, lhs[1])
 			}
 		default:
 			continue
@@ -87,7 +87,7 @@ func (x *ctxIndex) record(lhs, rhs []ast.Expr, end token.Pos) {
 }
 
 // reaching is the last assignment to obj before pos, or nil.
-func (x *ctxIndex) reaching(obj types.Object, pos token.Pos) *assignment {
+func (x *CtxIndex) reaching(obj types.Object, pos token.Pos) *assignment {
 	var last *assignment
 	for i, a := range x.assigns[obj] {
 		if a.pos <= pos && (last == nil || a.pos > last.pos) {
@@ -102,22 +102,22 @@ func (x *ctxIndex) reaching(obj types.Object, pos token.Pos) *assignment {
 // context.Background, a call it does not know). A variable's value is the
 // last one assigned before the use, so each step moves back in the source
 // and the walk ends.
-func (x *ctxIndex) chain(e ast.Expr) []ctxLink {
-	var links []ctxLink
+func (x *CtxIndex) Chain(e ast.Expr) []CtxLink {
+	var links []CtxLink
 	for e != nil {
-		var link ctxLink
+		var link CtxLink
 		if id, ok := astutil.Unparen(e).(*ast.Ident); ok {
 			obj := x.info.ObjectOf(id)
 			if obj == nil {
 				break
 			}
-			link.obj = obj
+			link.Obj = obj
 			a := x.reaching(obj, id.Pos())
 			if a == nil {
 				links = append(links, link) // a parameter, or set where the syntax does not show
 				break
 			}
-			link.cancel = a.cancel
+			link.Cancel = a.cancel
 			e = a.rhs
 		}
 		call, ok := astutil.Unparen(e).(*ast.CallExpr)
@@ -125,24 +125,24 @@ func (x *ctxIndex) chain(e ast.Expr) []ctxLink {
 			links = append(links, link)
 			break
 		}
-		link.call = call
+		link.Call = call
 		e = nil
-		fn := callee(x.info, call)
+		fn := Callee(x.info, call)
 		switch {
-		case isFunc(fn, "context", "Background", "TODO"):
-			link.kind = ctxFresh
-		case isFunc(fn, "context", "WithoutCancel"):
-			link.kind = ctxDetached
-		case isFunc(fn, "os/signal", "NotifyContext"):
-			link.kind = ctxSignal
-		case isFunc(fn, "context", "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause"):
-			link.kind, link.deadline = ctxDerived, true
+		case IsFunc(fn, "context", "Background", "TODO"):
+			link.Kind = CtxFresh
+		case IsFunc(fn, "context", "WithoutCancel"):
+			link.Kind = CtxDetached
+		case IsFunc(fn, "os/signal", "NotifyContext"):
+			link.Kind = CtxSignal
+		case IsFunc(fn, "context", "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause"):
+			link.Kind, link.Deadline = CtxDerived, true
 			if fn.Name() == "WithTimeout" || fn.Name() == "WithTimeoutCause" {
-				link.timeout = call.Args[1]
+				link.Timeout = call.Args[1]
 			}
 			e = call.Args[0]
-		case isFunc(fn, "context", "WithCancel", "WithCancelCause", "WithValue"):
-			link.kind = ctxDerived
+		case IsFunc(fn, "context", "WithCancel", "WithCancelCause", "WithValue"):
+			link.Kind = CtxDerived
 			e = call.Args[0]
 		}
 		links = append(links, link)
@@ -152,40 +152,40 @@ func (x *ctxIndex) chain(e ast.Expr) []ctxLink {
 
 // carries reports whether the context e is ctx, or derived from it so that
 // ctx's cancellation reaches it (not through WithoutCancel).
-func (x *ctxIndex) carries(e ast.Expr, ctx types.Object) bool {
-	links := x.chain(e)
+func (x *CtxIndex) Carries(e ast.Expr, ctx types.Object) bool {
+	links := x.Chain(e)
 	for _, l := range links {
-		if l.kind == ctxFresh || l.kind == ctxDetached || l.kind == ctxSignal {
+		if l.Kind == CtxFresh || l.Kind == CtxDetached || l.Kind == CtxSignal {
 			return false
 		}
 	}
-	return root(links).obj == ctx
+	return Root(links).Obj == ctx
 }
 
 // root is the last link of a chain: where the context comes from.
-func root(links []ctxLink) ctxLink {
+func Root(links []CtxLink) CtxLink {
 	if len(links) == 0 {
-		return ctxLink{}
+		return CtxLink{}
 	}
 	return links[len(links)-1]
 }
 
-// hasDeadline reports whether a context with this ancestry has a deadline
+// HasDeadline reports whether a context with this ancestry has a deadline
 // (WithoutCancel drops any deadline above it).
-func hasDeadline(links []ctxLink) bool {
+func HasDeadline(links []CtxLink) bool {
 	for _, l := range links {
-		if l.deadline {
+		if l.Deadline {
 			return true
 		}
 	}
 	return false
 }
 
-// ctxArgs are the arguments of call that are contexts.
-func ctxArgs(info *types.Info, call *ast.CallExpr) []int {
+// CtxArgs are the arguments of call that are contexts.
+func CtxArgs(info *types.Info, call *ast.CallExpr) []int {
 	var idx []int
 	for i, a := range call.Args {
-		if isContext(info.TypeOf(a)) {
+		if IsContext(info.TypeOf(a)) {
 			idx = append(idx, i)
 		}
 	}
