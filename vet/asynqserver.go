@@ -33,6 +33,9 @@ Reported:
   new tasks until Shutdown begins, and a task taken in that last moment is
   cut at ShutdownTimeout and runs again from the start. Stop when shutdown
   begins, then Shutdown (as Run does).
+- Stop on a server that is never shut down: Stop only stops taking new
+  tasks; the process exits with handlers running, and their tasks come
+  back only when their lease expires, as retries.
 - asynq.Timeout(d) with a constant d above the constant ShutdownTimeout of
   the package's asynq.Config (8s when unset): every deploy cuts a task that
   runs that long and re-runs it from scratch; and a Timeout under one second,
@@ -103,10 +106,19 @@ func runAsynqServer(pass *analysis.Pass) (any, error) {
 		}
 	}
 
-	// Shutdown without Stop first.
+	// Shutdown without Stop first, Stop without Shutdown.
 	running := map[types.Object]bool{}
 	for _, r := range runs {
 		running[code.ReceiverKey(info, r)] = true
+	}
+	shut := map[types.Object]bool{}
+	for _, sd := range shutdowns {
+		shut[code.ReceiverKey(info, sd)] = true
+	}
+	for _, st := range stops {
+		if key := code.ReceiverKey(info, st); key != nil && !running[key] && !shut[key] {
+			pass.Reportf(st.Pos(), "asynq Stop without Shutdown: Stop only stops taking new tasks, so the process exits with handlers still running; their tasks come back only when their lease expires, as retries; call %s.Shutdown() after Stop", key.Name())
+		}
 	}
 	for _, sd := range shutdowns {
 		key := code.ReceiverKey(info, sd)

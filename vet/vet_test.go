@@ -45,6 +45,7 @@ var rulePackages = []string{
 	"httpserver",
 	"kafkawriter/...",
 	"ignore",
+	"services/...",
 }
 
 func TestRules(t *testing.T) {

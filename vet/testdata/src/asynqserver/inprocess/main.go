@@ -57,3 +57,7 @@ func stopAfter(srv *asynq.Server) {
 	srv.Shutdown() // want `asynq Shutdown runs before srv.Stop\(\)`
 	srv.Stop()
 }
+
+func stopOnly(srv *asynq.Server) {
+	srv.Stop() // want `asynq Stop without Shutdown`
+}
