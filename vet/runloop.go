@@ -356,11 +356,17 @@ type observer struct {
 	pass  *analysis.Pass
 	idx   *code.CtxIndex
 	decls map[*types.Func]*ast.FuncDecl
-	memo  map[types.Object]bool // per context parameter; false while in progress
+	memo  map[observation]bool // false while in progress, so recursion ends
+}
+
+// observation is one question to an observer: does body observe ctx?
+type observation struct {
+	body ast.Node
+	ctx  types.Object
 }
 
 func newObserver(pass *analysis.Pass) *observer {
-	return &observer{pass: pass, idx: code.NewCtxIndex(pass.TypesInfo, pass.Files), decls: funcDecls(pass.TypesInfo, pass.Files), memo: map[types.Object]bool{}}
+	return &observer{pass: pass, idx: code.NewCtxIndex(pass.TypesInfo, pass.Files), decls: funcDecls(pass.TypesInfo, pass.Files), memo: map[observation]bool{}}
 }
 
 // observes reports whether body reacts to the cancellation of ctx: it
@@ -370,10 +376,11 @@ func newObserver(pass *analysis.Pass) *observer {
 // means), except logging and formatting, and the context package's own
 // constructors, which only derive a new one.
 func (o *observer) observes(body ast.Node, ctx types.Object) bool {
-	if v, ok := o.memo[ctx]; ok {
+	q := observation{body, ctx}
+	if v, ok := o.memo[q]; ok {
 		return v
 	}
-	o.memo[ctx] = false
+	o.memo[q] = false
 	info := o.pass.TypesInfo
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -395,7 +402,7 @@ func (o *observer) observes(body ast.Node, ctx types.Object) bool {
 		}
 		return true
 	})
-	o.memo[ctx] = found
+	o.memo[q] = found
 	return found
 }
 

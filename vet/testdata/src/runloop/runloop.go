@@ -269,3 +269,22 @@ func AddFirst() {
 	}()
 	wg.Wait()
 }
+
+// TwoGoroutines: one observes the shared ctx, the other does not.
+func TwoGoroutines(ctx context.Context, wg *sync.WaitGroup) {
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for {
+			if !sleep(ctx, time.Second) {
+				return
+			}
+		}
+	}()
+	go func() { // want `goroutine counted by wg loops forever and never observes ctx`
+		defer wg.Done()
+		for {
+			slog.InfoContext(ctx, "tick")
+		}
+	}()
+}
