@@ -75,6 +75,9 @@ type container struct {
 // durations the ConfigMap, the config's defaults or the code's constants
 // give them. Broken YAML or an unreadable dir is a *generator.InputError.
 func Check(dir string, pkgs []*packages.Package) ([]vet.Finding, error) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // positions like the Go code's, so that findings sort by file
+	}
 	files, err := readManifests(dir)
 	if err != nil {
 		return nil, err
