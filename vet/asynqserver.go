@@ -257,7 +257,6 @@ func actingSignalHandler(pass *analysis.Pass, notifies []*ast.CallExpr) *ast.Cal
 // context's cancel func, an exit, or the end of main.
 func actsOnFirst(pass *analysis.Pass, f *ast.File, ch types.Object) bool {
 	info := pass.TypesInfo
-	receives := func(n ast.Node) bool { return refers(info, n, ch) && hasReceive(n, info, ch) }
 	acted := false
 	firstIn := map[ast.Node]bool{} // functions whose first receive was looked at
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -282,7 +281,7 @@ func actsOnFirst(pass *analysis.Pass, f *ast.File, ch types.Object) bool {
 				acted = true // main returns after the first signal: the process ends
 				return false
 			}
-			s, ok := after(f, n, func(st ast.Stmt) bool { return receives(st) })
+			s, ok := after(f, n, func(st ast.Stmt) bool { return hasReceive(st, info, ch) })
 			if ok && actsIn(info, f, s) {
 				acted = true
 			}

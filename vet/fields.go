@@ -2,6 +2,7 @@ package vet
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"slices"
 
@@ -78,4 +79,23 @@ func (s fieldSets) storedIn(lit *ast.CompositeLit, stack []ast.Node) types.Objec
 		return nil
 	}
 	return nil
+}
+
+// setsNonZero reports whether a struct literal gives field a value that is
+// not its zero value: not left out, and not a constant 0, false or "".
+func setsNonZero(pass *analysis.Pass, lit *ast.CompositeLit, field string) bool {
+	v := code.CompositeField(lit, field)
+	if v == nil {
+		return false
+	}
+	c := pass.TypesInfo.Types[v].Value
+	switch {
+	case c == nil:
+		return true // set at run time
+	case c.Kind() == constant.Bool:
+		return constant.BoolVal(c)
+	case c.Kind() == constant.String:
+		return constant.StringVal(c) != ""
+	}
+	return constant.Sign(c) != 0
 }

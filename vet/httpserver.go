@@ -60,14 +60,3 @@ func runHTTPServer(pass *analysis.Pass) (any, error) {
 	})
 	return nil, nil
 }
-
-// setsNonZero reports whether a struct literal gives field a value that is
-// not the constant zero.
-func setsNonZero(pass *analysis.Pass, lit *ast.CompositeLit, field string) bool {
-	v := code.CompositeField(lit, field)
-	if v == nil {
-		return false
-	}
-	tv := pass.TypesInfo.Types[v]
-	return tv.Value == nil || tv.Value.ExactString() != "0"
-}

@@ -28,7 +28,8 @@ a kafka.Writer literal is reported when
   one message per WriteMessages call: each call waits up to a second for a
   batch that never fills, so the relay publishes about one message a
   second, falls behind, and a batch overruns its drain budget at shutdown.
-  Write the batch in one call and set BatchTimeout and BatchSize on purpose.`,
+  Write the batch in one call and set BatchTimeout and BatchSize on purpose.
+  (An Async writer does not wait in WriteMessages and is not reported for it.)`,
 	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      runKafkaWriter,
 })
@@ -73,7 +74,7 @@ func runKafkaWriter(pass *analysis.Pass) (any, error) {
 			pass.Reportf(w.Pos(), "kafka.Writer without RequiredAcks waits for no acknowledgement (RequireNone): the loop publishing with it (%s) treats a write as done before any broker has it, marks it done, and a broker failure loses it; set RequiredAcks: kafka.RequireAll",
 				at(pass, relay))
 		}
-		if oneByOne != nil && !setsNonZero(pass, w, "BatchTimeout") && !fields.setLater(w, stacks[i], "BatchTimeout") {
+		if oneByOne != nil && !setsNonZero(pass, w, "BatchTimeout") && !setsNonZero(pass, w, "Async") && !fields.setLater(w, stacks[i], "BatchTimeout") {
 			pass.Reportf(w.Pos(), "kafka.Writer with the default BatchTimeout (1s) while a loop writes one message per WriteMessages call (%s): each call waits up to a second for a batch that never fills, so it publishes about one message a second and a batch overruns its drain budget; write the batch in one call and set BatchTimeout and BatchSize",
 				at(pass, oneByOne))
 		}

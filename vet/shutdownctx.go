@@ -22,7 +22,10 @@ context that the termination signal cancels (from signal.NotifyContext, one
 whose cancel func ran before Shutdown, one already received from with
 <-ctx.Done(), or one derived from any of these) it returns
 context.Canceled at once: the process exits and every in-flight request is
-cut, however long the drain budget. Give Shutdown a fresh deadline:
+cut, however long the drain budget. Given context.Background() (or
+WithoutCancel) with no deadline, it waits as long as the slowest request:
+a stream or a stuck handler holds the shutdown, and the steps after it,
+until SIGKILL. Give Shutdown a fresh deadline:
 context.WithTimeout(context.Background(), drain).`,
 	Run: runShutdownCtx,
 })
@@ -47,6 +50,8 @@ func runShutdownCtx(pass *analysis.Pass) (any, error) {
 				}
 				if why := doomed(pass, f, idx, steps, call); why != "" {
 					pass.Reportf(call.Args[0].Pos(), "http.Server.Shutdown gets a context that is already done (%s): Shutdown returns at once and every in-flight request is cut; give it context.WithTimeout(context.Background(), drain)", why)
+				} else if unbounded(idx.Chain(call.Args[0])) {
+					pass.Reportf(call.Args[0].Pos(), "http.Server.Shutdown gets a context without a deadline: a request that never ends (a stream, a stuck handler) holds the shutdown, and everything after it, until SIGKILL; give it context.WithTimeout(context.Background(), drain)")
 				}
 				return true
 			})
@@ -78,6 +83,14 @@ func doomed(pass *analysis.Pass, f *ast.File, idx *code.CtxIndex, steps []step, 
 		}
 	}
 	return ""
+}
+
+// unbounded reports whether a context with this ancestry is one nothing
+// cancels and nothing times out: context.Background() or WithoutCancel,
+// with no deadline added after.
+func unbounded(links []code.CtxLink) bool {
+	k := code.Root(links).Kind
+	return (k == code.CtxFresh || k == code.CtxDetached) && !code.HasDeadline(links)
 }
 
 func line(pass *analysis.Pass, n ast.Node) int { return pass.Fset.Position(n.Pos()).Line }

@@ -131,8 +131,7 @@ func (w *txWalker) check(call *ast.CallExpr, loop types.Object) {
 	case loop != nil && w.idx.Carries(ctx, loop):
 		w.report(call, "transaction begun on the Run loop's ctx: SIGTERM cancels it mid-batch and it rolls back after the work it covers was done (a published batch is published again); begin it on context.WithTimeout(context.WithoutCancel(ctx), budget)")
 	default:
-		links := w.idx.Chain(ctx)
-		if k := code.Root(links).Kind; (k == code.CtxFresh || k == code.CtxDetached) && !code.HasDeadline(links) {
+		if unbounded(w.idx.Chain(ctx)) {
 			w.report(call, "transaction begun inside a Run loop on a context without a deadline: a hung broker or database holds it open, and pool.Close() at shutdown waits for it until SIGKILL; bound it with context.WithTimeout(context.WithoutCancel(ctx), budget)")
 		}
 	}

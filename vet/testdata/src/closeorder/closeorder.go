@@ -33,7 +33,9 @@ func poolBeforeWait(ctx context.Context, pool *pgxpool.Pool) {
 
 func dbBeforeHTTP(srv *http.Server, db *sql.DB) {
 	db.Close() // want `db.Close\(\) runs before http.Server.Shutdown`
-	srv.Shutdown(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
+	defer cancel()
+	srv.Shutdown(ctx)
 }
 
 func poolBeforeAsynq(srv *asynq.Server, pool *pgxpool.Pool) {

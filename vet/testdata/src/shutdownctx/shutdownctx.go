@@ -81,11 +81,25 @@ func selectSame(ctx context.Context, srv *http.Server) {
 
 // errorPath cancels only on a path that returns.
 func errorPath(srv *http.Server, start func() error) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
 	if err := start(); err != nil {
 		cancel()
 		return
 	}
+	srv.Shutdown(ctx)
+}
+
+// background waits for the slowest request, however long.
+func background(srv *http.Server) {
+	srv.Shutdown(context.Background()) // want `http.Server.Shutdown gets a context without a deadline`
+}
+
+func detachedNoDeadline(ctx context.Context, srv *http.Server) {
+	srv.Shutdown(context.WithoutCancel(ctx)) // want `http.Server.Shutdown gets a context without a deadline`
+}
+
+// unknown comes from the caller: nothing to say.
+func unknown(ctx context.Context, srv *http.Server) {
 	srv.Shutdown(ctx)
 }

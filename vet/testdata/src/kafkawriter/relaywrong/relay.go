@@ -52,3 +52,14 @@ func (r *OutboxRelay) processOneBatch(ctx context.Context) error {
 	}
 	return nil
 }
+
+// NewAsync does not wait in WriteMessages: BatchTimeout costs it no time,
+// but nothing acknowledges its writes.
+func NewAsync(broker string) *kafka.Writer {
+	return &kafka.Writer{Addr: kafka.TCP(broker), Async: true} // want `kafka.Writer without RequiredAcks`
+}
+
+// NewSync sets Async to its zero value: it still waits.
+func NewSync(broker string) *kafka.Writer {
+	return &kafka.Writer{Addr: kafka.TCP(broker), Async: false, RequiredAcks: kafka.RequireAll} // want `kafka.Writer with the default BatchTimeout`
+}
