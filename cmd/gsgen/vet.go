@@ -76,8 +76,8 @@ go vet -vettool=$(which gsgen-vet) ./...`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&opts.dir, "dir", "", "run as if in DIR: load the packages of the module there")
-	cmd.Flags().StringVar(&opts.manifests, "manifests", "", "also check the Kubernetes manifests under `DIR` (e.g. deploy/k8s) against the ladder")
+	cmd.Flags().StringVar(&opts.dir, "dir", "", "load the packages of the module in `DIR` (the patterns are relative to it)")
+	cmd.Flags().StringVar(&opts.manifests, "manifests", "", "also check the Kubernetes manifests under `DIR` (e.g. deploy/k8s; relative to the current directory) against the ladder")
 	cmd.Flags().BoolVar(&opts.tests, "tests", false, "check the packages' _test.go files too")
 	return cmd
 }

@@ -132,6 +132,11 @@ func TestManifests(t *testing.T) {
 			want: []want{{"deployment.yaml", "  template:\n    spec:", vet.LadderRule,
 				"terminationGracePeriodSeconds is not set, so Kubernetes gives Deployment seedsvc 30s: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten the Shutdown timeout at main.go:27 to 14s"}},
 		},
+		{
+			name: "a dedicated worker on asynq's default ShutdownTimeout", service: "testdata/seedworker", deploy: "deploy",
+			want: []want{{"worker.yaml", "terminationGracePeriodSeconds", vet.LadderRule,
+				"Deployment seedworker: timeouts.grace: 10s is shorter than preStop 0s + asynq drain 8s + close 1s + margin 5s = 14s; use grace 14s or more, or shorten ShutdownTimeout (unset, asynq's default) of the asynq.Config at main.go:14 to 4s"}},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
