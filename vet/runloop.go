@@ -78,11 +78,12 @@ type wgUse struct {
 	done, add []*ast.CallExpr // wg.Done() not deferred; wg.Add(n)
 	handsOn   bool            // waits for it, starts goroutines with wg.Go, or passes it on
 	firstAdd  *ast.CallExpr   // wg.Add as the first statement (go vet's waitgroup reports it)
-	body      *ast.BlockStmt
 }
 
+// usesOf reads how body (not the function literals in it, but for deferred
+// ones) uses the WaitGroup wg.
 func usesOf(info *types.Info, body *ast.BlockStmt, wg types.Object) wgUse {
-	u := wgUse{body: body}
+	var u wgUse
 	receivers := map[*ast.Ident]bool{}
 	if len(body.List) > 0 {
 		if es, ok := body.List[0].(*ast.ExprStmt); ok {
