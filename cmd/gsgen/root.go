@@ -16,7 +16,8 @@ import (
 const (
 	exitOK       = 0
 	exitFailure  = 1 // anything unexpected: I/O, a template bug
-	exitBadInput = 2 // usage, validation, ladder, target directory
+	exitFindings = 1 // gsgen vet found something (like go vet)
+	exitBadInput = 2 // usage, validation, ladder, target directory, packages vet cannot load
 	// Ctrl+C at a prompt, before anything is written: 128 + SIGINT, as shells report it.
 	exitInterrupted = 130
 )
@@ -43,6 +44,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.Is(err, prompt.ErrAborted) {
 		return exitInterrupted
 	}
+	if errors.As(err, new(findingsError)) {
+		return exitFindings
+	}
 	var input *generator.InputError
 	var usage usageError
 	if errors.As(err, &input) || errors.As(err, &usage) {
@@ -60,7 +64,8 @@ worker, Kafka consumers, cleaners — whose main.go starts and stops every part
 in the right order, with Kubernetes timeouts that agree with the Go code.`,
 		Example: `  gsgen new ./orders --yes
   gsgen new ./orders --components http --grace 90s --http-shutdown 40s --yes
-  gsgen plan ./orders`,
+  gsgen plan ./orders
+  gsgen vet ./...`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -68,7 +73,7 @@ in the right order, with Kubernetes timeouts that agree with the Go code.`,
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newNewCmd(e), newAddCmd(e), newRegenCmd(e), newRemoveCmd(e), newPlanCmd(e), newVersionCmd(e))
+	root.AddCommand(newNewCmd(e), newAddCmd(e), newRegenCmd(e), newRemoveCmd(e), newPlanCmd(e), newVetCmd(e), newVersionCmd(e))
 	return root
 }
 

@@ -1,0 +1,18 @@
+// Command gsgen-vet runs the analyzers of gsgen vet as a go vet tool:
+//
+//	go install github.com/gsgen-dev/gsgen/cmd/gsgen-vet@latest
+//	go vet -vettool=$(which gsgen-vet) ./...
+//
+// or on its own, as gsgen-vet ./... (gsgen-vet help lists the rules, and
+// -NAME=false turns one off). The manifest check, gsgen vet --manifests,
+// reads files outside the Go packages and the whole program at once, so it
+// runs in gsgen vet only.
+package main
+
+import (
+	"golang.org/x/tools/go/analysis/multichecker"
+
+	"github.com/gsgen-dev/gsgen/vet"
+)
+
+func main() { multichecker.Main(vet.Analyzers...) }

@@ -1,0 +1,3 @@
+module example.com/nobuild
+
+go 1.26

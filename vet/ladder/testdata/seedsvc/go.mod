@@ -1,0 +1,3 @@
+module example.com/seedsvc
+
+go 1.26
