@@ -221,6 +221,7 @@ func TestStopTakesNoNewTask(t *testing.T) {
 	if n := quickRuns.Load(); n != 0 {
 		t.Errorf("the stopped server ran %d new tasks, want 0", n)
 	}
+	srv.Shutdown()
 }
 
 // logWatch is a slog.Handler that keeps the server's log (shown when the
