@@ -166,7 +166,10 @@ func (m *Model) workerLadder() Ladder {
 func (m *Model) configEnv() []EnvVar {
 	t := m.Timeouts
 	answer := func(name string, d time.Duration, from string) EnvVar { return EnvVar{name, Seconds(d), from} }
-	env := []EnvVar{{"ADMIN_ADDR", ":" + strconv.Itoa(m.AdminPort), "not an answer: the service's default"}}
+	env := []EnvVar{
+		{"ADMIN_ADDR", ":" + strconv.Itoa(m.AdminPort), "not an answer: the service's default"},
+		{"PPROF", "false", "not an answer: turn the profiler on by hand when you need it"},
+	}
 	if m.HTTP {
 		env = append(env,
 			EnvVar{"HTTP_ADDR", ":" + strconv.Itoa(m.HTTPPort), "http.port"},

@@ -35,18 +35,20 @@ var (
 	pgxModule     = Module{"pgx", "github.com/jackc/pgx/v5", "v5.12.0", false}
 	kafkaGoModule = Module{"kafka", "github.com/segmentio/kafka-go", "v0.4.51", false}
 	asynqModule   = Module{"asynq", "github.com/hibiken/asynq", "v0.26.0", false}
+	// Every service serves Prometheus metrics on its admin listener.
+	prometheusModule = Module{"", "github.com/prometheus/client_golang", "v1.25.0", false}
 	// Modules that come with another: goose applies the migrations of a
-	// service with Postgres; kfake, an in-process Kafka broker, runs the
-	// tests of a service with Kafka. kfake's own go.mod lags behind the
+	// service with Postgres (`<name> migrate up`); kfake, an in-process Kafka
+	// broker, runs the tests of a service with Kafka. kfake's own go.mod lags behind the
 	// franz-go it needs, so franz-go is pinned beside it.
-	gooseModule   = Module{"", "github.com/pressly/goose/v3", "v3.30.0", true}
+	gooseModule   = Module{"", "github.com/pressly/goose/v3", "v3.30.0", false}
 	franzGoModule = Module{"", "github.com/twmb/franz-go", "v1.22.3", true}
 	kfakeModule   = Module{"", "github.com/twmb/franz-go/pkg/kfake", "v0.0.0-20260918054303-01f206a7e32c", true}
 )
 
 // Modules lists the modules of the set.
 func (s DependencySet) Modules() []Module {
-	var out []Module
+	out := []Module{prometheusModule}
 	if s.Pgx {
 		out = append(out, pgxModule, gooseModule)
 	}
@@ -71,7 +73,8 @@ func (s DependencySet) RuntimeModules() []Module {
 	return out
 }
 
-// Key names the set in templates/gomod: "std", "pgx-kafka", "asynq", ...
+// Key names the set in templates/gomod: "base" (what every service has),
+// "pgx-kafka", "asynq", ...
 func (s DependencySet) Key() string {
 	var parts []string
 	for _, m := range s.Modules() {
@@ -80,7 +83,7 @@ func (s DependencySet) Key() string {
 		}
 	}
 	if len(parts) == 0 {
-		return "std"
+		return "base"
 	}
 	return strings.Join(parts, "-")
 }

@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite the stored go.mod/go.sum of eac
 // dependencyRepresentatives are component sets that, together, reach every
 // dependency set a service can have.
 var dependencyRepresentatives = [][]string{
-	{"http"},                       // std
+	{"http"},                       // base
 	{"outbox", "kafka", "cleaner"}, // pgx-kafka
 	{"asynq"},                      // asynq
 	{"http", "outbox", "kafka", "cleaner", "asynq"}, // pgx-kafka-asynq

@@ -48,7 +48,10 @@ type Model struct {
 	Timeouts  Timeouts
 	Ladder    Ladder
 	HTTPPort  int
-	AdminPort int // the admin listener: probes (and metrics), apart from the API
+	AdminPort int // the admin listener: probes and metrics, apart from the API
+	// MetricsNamespace prefixes the service's Prometheus metrics: its name
+	// with '_' for '-', as metric names allow.
+	MetricsNamespace string
 	// WorkerAdminPort is the dedicated worker's admin port when it runs beside
 	// the service on one machine (make run-worker); in its own pod it uses AdminPort.
 	WorkerAdminPort int
@@ -93,7 +96,7 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 		return nil, err
 	}
 	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port,
-		AdminPort: DefaultAdminPort, WorkerAdminPort: DefaultAdminPort + 1, userTables: userTables}
+		AdminPort: DefaultAdminPort, WorkerAdminPort: DefaultAdminPort + 1, MetricsNamespace: snake(a.Name), userTables: userTables}
 	for _, c := range comps {
 		switch c {
 		case HTTP:

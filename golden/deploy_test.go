@@ -16,6 +16,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -45,6 +46,7 @@ type manifests struct {
 	configMaps  []*corev1.ConfigMap
 	secrets     map[string]*corev1.Secret // by file name
 	pdbs        []*policyv1.PodDisruptionBudget
+	hpas        []*autoscalingv2.HorizontalPodAutoscaler
 	kustomize   *kustomization
 }
 
@@ -65,7 +67,38 @@ func TestDeployManifests(t *testing.T) {
 				checkSecurity(t, d)
 			}
 			checkServiceAndPDBs(t, m, k)
+			checkAutoscaler(t, m, k)
 		})
+	}
+}
+
+// checkAutoscaler: an HTTP service scales on CPU from the replicas a drain
+// needs, and its Deployment leaves the replica count to the autoscaler;
+// without HTTP, nothing scales on CPU.
+func checkAutoscaler(t *testing.T, m *generator.Model, k manifests) {
+	t.Helper()
+	server := k.deployments["deployment.yaml"]
+	if !m.HTTP {
+		if len(k.hpas) != 0 || server.Spec.Replicas == nil || int(*server.Spec.Replicas) != m.Deploy.Replicas {
+			t.Errorf("without HTTP: %d autoscalers and replicas %v, want none and %d", len(k.hpas), server.Spec.Replicas, m.Deploy.Replicas)
+		}
+		return
+	}
+	if len(k.hpas) != 1 {
+		t.Fatalf("%d HorizontalPodAutoscalers, want 1", len(k.hpas))
+	}
+	h := k.hpas[0]
+	if h.Spec.ScaleTargetRef.Kind != "Deployment" || h.Spec.ScaleTargetRef.Name != server.Name {
+		t.Errorf("the autoscaler scales %s %s, want Deployment %s", h.Spec.ScaleTargetRef.Kind, h.Spec.ScaleTargetRef.Name, server.Name)
+	}
+	if h.Spec.MinReplicas == nil || int(*h.Spec.MinReplicas) != m.Deploy.Replicas || h.Spec.MaxReplicas < *h.Spec.MinReplicas {
+		t.Errorf("replicas %v to %d, want from %d", h.Spec.MinReplicas, h.Spec.MaxReplicas, m.Deploy.Replicas)
+	}
+	if len(h.Spec.Metrics) != 1 || h.Spec.Metrics[0].Resource == nil || h.Spec.Metrics[0].Resource.Name != corev1.ResourceCPU {
+		t.Errorf("metrics %+v, want CPU only", h.Spec.Metrics)
+	}
+	if server.Spec.Replicas != nil {
+		t.Errorf("the Deployment sets replicas %d: every kubectl apply would undo the autoscaler", *server.Spec.Replicas)
 	}
 }
 
@@ -109,6 +142,8 @@ func readManifests(t *testing.T, dir string) manifests {
 			obj = put(k.secrets, name)
 		case "policy/v1 PodDisruptionBudget":
 			obj = add(&k.pdbs)
+		case "autoscaling/v2 HorizontalPodAutoscaler":
+			obj = add(&k.hpas)
 		case "kustomize.config.k8s.io/v1beta1 Kustomization":
 			k.kustomize = &kustomization{}
 			obj = k.kustomize
@@ -190,6 +225,7 @@ func checkServer(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
 		}
 	}
 	checkMemoryLimit(t, d)
+	checkMigrations(t, m, d)
 	for _, probe := range []struct {
 		name string
 		p    *corev1.Probe
@@ -207,6 +243,22 @@ func checkServer(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
 		if got := containerPort(t, c, probe.p.HTTPGet.Port); got != int32(m.AdminPort) {
 			t.Errorf("%s probe on port %d, want the admin port %d", probe.name, got, m.AdminPort)
 		}
+	}
+}
+
+// checkMigrations: a pod of a service with PostgreSQL applies the pending
+// migrations with its own image before its container starts.
+func checkMigrations(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
+	t.Helper()
+	inits := d.Spec.Template.Spec.InitContainers
+	if !m.UsesPostgres {
+		if len(inits) != 0 {
+			t.Errorf("%s: init containers %v without a database", d.Name, inits)
+		}
+		return
+	}
+	if len(inits) != 1 || inits[0].Image != onlyContainer(t, d).Image || !slices.Equal(inits[0].Args, []string{"migrate", "up"}) || inits[0].Command != nil {
+		t.Errorf("%s: init containers %+v, want one running the image's migrate up", d.Name, inits)
 	}
 }
 
@@ -246,6 +298,7 @@ func checkWorker(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
 		t.Errorf("worker liveness probe %+v, want /healthz on the admin port %d", l, m.AdminPort)
 	}
 	checkMemoryLimit(t, d)
+	checkMigrations(t, m, d)
 	if c.Lifecycle != nil {
 		t.Error("the worker has no Service: it wants no preStop")
 	}

@@ -22,6 +22,7 @@ import (
 
 	"example.com/orders/internal/admin"
 	"example.com/orders/internal/config"
+	"example.com/orders/internal/metrics"
 	"example.com/orders/internal/tasks"
 )
 
@@ -68,12 +69,14 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		logger.Error("part failed", "part", "admin listener", "err", err)
 		return exitFailed
 	}
-	adminSrv := admin.NewServer(ready, func() error {
+	live := func() error {
 		if err := redisErr.Load(); err != nil {
 			return *err
 		}
 		return nil
-	}, logger)
+	}
+	m := metrics.New()
+	adminSrv := admin.NewServer(ready, admin.Config{Live: live, Metrics: m.Registry, Pprof: cfg.Pprof}, logger)
 	go func() {
 		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
 			logger.Error("part failed", "part", "admin listener", "err", err)

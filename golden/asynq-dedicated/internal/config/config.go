@@ -13,13 +13,12 @@ import (
 	"net"
 	"strconv"
 	"time"
-
-	"example.com/orders/internal/tasks"
 )
 
 // Config is the service's configuration.
 type Config struct {
-	AdminAddr           string        // ADMIN_ADDR: where the admin listener serves the probes
+	AdminAddr           string        // ADMIN_ADDR: where the admin listener serves the probes and /metrics
+	Pprof               bool          // PPROF: serve net/http/pprof on the admin listener too
 	HTTPAddr            string        // HTTP_ADDR: where the HTTP server listens
 	HTTPShutdownTimeout time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
 	CloseTimeout        time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
@@ -48,6 +47,9 @@ const (
 	defaultRedisDB              = 0
 	defaultAsynqConcurrency     = 10
 	defaultAsynqShutdownTimeout = 25 * time.Second
+	// taskTimeout is the longest a task may run (task_timeout in gsgen.yaml,
+	// tasks.TaskTimeout): the drain must outlast it.
+	taskTimeout = 20 * time.Second
 )
 
 // Load reads the configuration through lookup (os.LookupEnv in main, a map
@@ -57,6 +59,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	e := &env{lookup: lookup, failed: map[string]bool{}}
 	c := Config{
 		AdminAddr:            e.addr("ADMIN_ADDR", defaultAdminAddr),
+		Pprof:                e.boolean("PPROF", false),
 		HTTPAddr:             e.addr("HTTP_ADDR", defaultHTTPAddr),
 		HTTPShutdownTimeout:  e.duration("HTTP_SHUTDOWN_TIMEOUT", defaultHTTPShutdownTimeout),
 		CloseTimeout:         e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
@@ -71,10 +74,10 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	// The ladder, checked again at run time: a batch or a message in hand
 	// must fit in the worker drain, or shutdown cuts it.
 	// The ladder, checked again with the deployed value: a task may run for
-	// tasks.TaskTimeout, so a shorter drain would cut it on every deploy.
-	if e.ok("ASYNQ_SHUTDOWN_TIMEOUT") && c.AsynqShutdownTimeout < tasks.TaskTimeout {
+	// taskTimeout, so a shorter drain would cut it on every deploy.
+	if e.ok("ASYNQ_SHUTDOWN_TIMEOUT") && c.AsynqShutdownTimeout < taskTimeout {
 		e.bad("ASYNQ_SHUTDOWN_TIMEOUT", c.AsynqShutdownTimeout.String(),
-			"must be at least the task timeout "+tasks.TaskTimeout.String()+": every deploy would cut running tasks and run them again")
+			"must be at least the task timeout "+taskTimeout.String()+": every deploy would cut running tasks and run them again")
 	}
 	_, c.GoMemLimitSet = lookup("GOMEMLIMIT")
 	if err := errors.Join(e.errs...); err != nil {
@@ -210,6 +213,19 @@ func (e *env) count(key string, def, max int) int {
 		e.bad(key, s, fmt.Sprintf("not a whole number from 1 to %d", max))
 	}
 	return n
+}
+
+// boolean reads true or false (also 1/0, t/f).
+func (e *env) boolean(key string, def bool) bool {
+	s, ok := e.value(key)
+	if !ok {
+		return def
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		e.bad(key, s, "not a boolean; use true or false")
+	}
+	return b
 }
 
 // index reads a whole number from 0 to max, such as a Redis database number

@@ -17,13 +17,12 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"example.com/orders/internal/tasks"
 )
 
 // Config is the service's configuration.
 type Config struct {
-	AdminAddr           string        // ADMIN_ADDR: where the admin listener serves the probes
+	AdminAddr           string        // ADMIN_ADDR: where the admin listener serves the probes and /metrics
+	Pprof               bool          // PPROF: serve net/http/pprof on the admin listener too
 	HTTPAddr            string        // HTTP_ADDR: where the HTTP server listens
 	HTTPShutdownTimeout time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
 	CloseTimeout        time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
@@ -81,7 +80,10 @@ const (
 	defaultRedisDB              = 0
 	defaultAsynqConcurrency     = 10
 	defaultAsynqShutdownTimeout = 25 * time.Second
-	defaultWorkerDrainTimeout   = 20 * time.Second
+	// taskTimeout is the longest a task may run (task_timeout in gsgen.yaml,
+	// tasks.TaskTimeout): the drain must outlast it.
+	taskTimeout               = 20 * time.Second
+	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 	// outbox relay 1 + consumer order-events 1 + cleaner outbox-dispatched 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 17
@@ -100,6 +102,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	e := &env{lookup: lookup, failed: map[string]bool{}}
 	c := Config{
 		AdminAddr:            e.addr("ADMIN_ADDR", defaultAdminAddr),
+		Pprof:                e.boolean("PPROF", false),
 		HTTPAddr:             e.addr("HTTP_ADDR", defaultHTTPAddr),
 		HTTPShutdownTimeout:  e.duration("HTTP_SHUTDOWN_TIMEOUT", defaultHTTPShutdownTimeout),
 		CloseTimeout:         e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
@@ -140,10 +143,10 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		e.bad("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", c.OrderEventsConsumer.HandlerTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would cut the message in hand")
 	}
 	// The ladder, checked again with the deployed value: a task may run for
-	// tasks.TaskTimeout, so a shorter drain would cut it on every deploy.
-	if e.ok("ASYNQ_SHUTDOWN_TIMEOUT") && c.AsynqShutdownTimeout < tasks.TaskTimeout {
+	// taskTimeout, so a shorter drain would cut it on every deploy.
+	if e.ok("ASYNQ_SHUTDOWN_TIMEOUT") && c.AsynqShutdownTimeout < taskTimeout {
 		e.bad("ASYNQ_SHUTDOWN_TIMEOUT", c.AsynqShutdownTimeout.String(),
-			"must be at least the task timeout "+tasks.TaskTimeout.String()+": every deploy would cut running tasks and run them again")
+			"must be at least the task timeout "+taskTimeout.String()+": every deploy would cut running tasks and run them again")
 	}
 	// The pool needs a connection for every part that can hold one at the
 	// same time (3 background loops, one for HTTP handlers, each asynq handler):

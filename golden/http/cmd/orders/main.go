@@ -25,6 +25,7 @@ import (
 	"example.com/orders/internal/admin"
 	"example.com/orders/internal/config"
 	"example.com/orders/internal/httpapi"
+	"example.com/orders/internal/metrics"
 )
 
 // Exit codes.
@@ -87,7 +88,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		logger.Error("part failed", "part", "admin listener", "err", err)
 		return exitFailed
 	}
-	adminSrv := admin.NewServer(ready, nil, logger)
+	// What every part counts, served at /metrics on the admin listener.
+	m := metrics.New()
+	adminSrv := admin.NewServer(ready, admin.Config{Metrics: m.Registry, Pprof: cfg.Pprof}, logger)
 	go func() {
 		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
 			fail("admin listener", err)
@@ -97,6 +100,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// Start each part after what it depends on. HTTP comes last, so the
 	// service says it is ready only once everything behind its handlers is up.
 	srv := httpapi.NewServer(routes, httpapi.Deps{Logger: logger}, cfg.HTTPShutdownTimeout)
+	srv.Handler = m.HTTP(srv.Handler) // every request counted and timed, by route
 	// Listen before serving, so that a bad address or a port in use is
 	// reported here, with the address, rather than lost in a goroutine.
 	if ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.HTTPAddr); err != nil {

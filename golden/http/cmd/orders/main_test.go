@@ -237,6 +237,46 @@ func TestInFlightRequestFinishesAfterSignal(t *testing.T) {
 	s.waitExit(exitOK)
 }
 
+// Requests are counted on /metrics by route pattern, method and code.
+func TestRequestsAreCountedByRoute(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	for i := range 3 {
+		resp, err := newClient().Get(fmt.Sprintf("http://%s/hello/%d", s.addr, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	want := `orders_http_request_duration_seconds_count{code="200",method="GET",route="GET /hello/{name}"} 3`
+	if got := s.scrape(); !strings.Contains(got, want) {
+		t.Errorf("/metrics lacks %s:\n%s", want, got)
+	}
+}
+
+// scrape returns what the admin listener serves at /metrics.
+func (s *service) scrape() string {
+	s.t.Helper()
+	resp, err := newClient().Get("http://" + s.adminAddr + "/metrics")
+	if err != nil {
+		s.t.Fatalf("GET /metrics: %v", err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	if _, err := io.Copy(&b, resp.Body); err != nil {
+		s.t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestMetricsAreServed(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	if got := s.scrape(); !strings.Contains(got, "go_goroutines ") || !strings.Contains(got, "process_resident_memory_bytes ") {
+		t.Errorf("/metrics lacks the Go runtime's and the process's metrics:\n%.2000s", got)
+	}
+}
+
 func TestShutdownStepsAreLoggedInOrder(t *testing.T) {
 	t.Parallel()
 	s := startService(t, nil)

@@ -17,7 +17,8 @@ import (
 
 // Config is the service's configuration.
 type Config struct {
-	AdminAddr           string        // ADMIN_ADDR: where the admin listener serves the probes
+	AdminAddr           string        // ADMIN_ADDR: where the admin listener serves the probes and /metrics
+	Pprof               bool          // PPROF: serve net/http/pprof on the admin listener too
 	HTTPAddr            string        // HTTP_ADDR: where the HTTP server listens
 	HTTPShutdownTimeout time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
 	CloseTimeout        time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
@@ -46,6 +47,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	e := &env{lookup: lookup, failed: map[string]bool{}}
 	c := Config{
 		AdminAddr:           e.addr("ADMIN_ADDR", defaultAdminAddr),
+		Pprof:               e.boolean("PPROF", false),
 		HTTPAddr:            e.addr("HTTP_ADDR", defaultHTTPAddr),
 		HTTPShutdownTimeout: e.duration("HTTP_SHUTDOWN_TIMEOUT", defaultHTTPShutdownTimeout),
 		CloseTimeout:        e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
@@ -160,6 +162,19 @@ func (e *env) level(key string, def slog.Level) slog.Level {
 		e.bad(key, s, "not a log level; use debug, info, warn or error")
 	}
 	return l
+}
+
+// boolean reads true or false (also 1/0, t/f).
+func (e *env) boolean(key string, def bool) bool {
+	s, ok := e.value(key)
+	if !ok {
+		return def
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		e.bad(key, s, "not a boolean; use true or false")
+	}
+	return b
 }
 
 // SoftMemoryLimit is the soft memory limit for the Go runtime: 90% of the

@@ -26,6 +26,8 @@ import (
 	"example.com/relay/internal/cleaner"
 	"example.com/relay/internal/config"
 	"example.com/relay/internal/consumer"
+	"example.com/relay/internal/metrics"
+	"example.com/relay/internal/migrate"
 	"example.com/relay/internal/outbox"
 	"example.com/relay/internal/postgres"
 )
@@ -38,6 +40,11 @@ const (
 )
 
 func main() {
+	// `relay migrate up|down|status` applies the migrations and exits: the
+	// same image migrates the database before the service starts.
+	if len(os.Args) > 1 && os.Args[1] == "migrate" {
+		os.Exit(migrate.Main(os.Args[2:], os.LookupEnv, os.Stdout, os.Stderr))
+	}
 	// Buffered, because signal.Notify drops a signal it cannot deliver at once;
 	// room for two, because the second one means "stop now".
 	signals := make(chan os.Signal, 2)
@@ -90,7 +97,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		logger.Error("part failed", "part", "admin listener", "err", err)
 		return exitFailed
 	}
-	adminSrv := admin.NewServer(ready, nil, logger)
+	// What every part counts, served at /metrics on the admin listener.
+	m := metrics.New()
+	adminSrv := admin.NewServer(ready, admin.Config{Metrics: m.Registry, Pprof: cfg.Pprof}, logger)
 	go func() {
 		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
 			fail("admin listener", err)

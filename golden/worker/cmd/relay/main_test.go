@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"net/http"
@@ -119,6 +120,29 @@ func eventually(cond func() bool) bool {
 // newClient returns a client that keeps no idle connections between tests.
 func newClient() *http.Client {
 	return &http.Client{Timeout: hang, Transport: &http.Transport{DisableKeepAlives: true}}
+}
+
+// scrape returns what the admin listener serves at /metrics.
+func (s *service) scrape() string {
+	s.t.Helper()
+	resp, err := newClient().Get("http://" + s.adminAddr + "/metrics")
+	if err != nil {
+		s.t.Fatalf("GET /metrics: %v", err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	if _, err := io.Copy(&b, resp.Body); err != nil {
+		s.t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestMetricsAreServed(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	if got := s.scrape(); !strings.Contains(got, "go_goroutines ") || !strings.Contains(got, "process_resident_memory_bytes ") {
+		t.Errorf("/metrics lacks the Go runtime's and the process's metrics:\n%.2000s", got)
+	}
 }
 
 func TestShutdownStepsAreLoggedInOrder(t *testing.T) {

@@ -21,7 +21,8 @@ import (
 
 // Config is the service's configuration.
 type Config struct {
-	AdminAddr    string        // ADMIN_ADDR: where the admin listener serves the probes
+	AdminAddr    string        // ADMIN_ADDR: where the admin listener serves the probes and /metrics
+	Pprof        bool          // PPROF: serve net/http/pprof on the admin listener too
 	CloseTimeout time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
 	LogLevel     slog.Level    // LOG_LEVEL: debug, info, warn or error
 	// MEMORY_LIMIT: the container's memory limit in bytes (Kubernetes passes
@@ -85,6 +86,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	e := &env{lookup: lookup, failed: map[string]bool{}}
 	c := Config{
 		AdminAddr:          e.addr("ADMIN_ADDR", defaultAdminAddr),
+		Pprof:              e.boolean("PPROF", false),
 		CloseTimeout:       e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
 		LogLevel:           e.level("LOG_LEVEL", defaultLogLevel),
 		MemoryLimit:        e.bytes("MEMORY_LIMIT"),

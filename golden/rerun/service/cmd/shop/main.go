@@ -27,6 +27,8 @@ import (
 	"example.com/shop/internal/config"
 	"example.com/shop/internal/consumer"
 	"example.com/shop/internal/httpapi"
+	"example.com/shop/internal/metrics"
+	"example.com/shop/internal/migrate"
 	"example.com/shop/internal/postgres"
 	"example.com/shop/internal/tasks"
 )
@@ -39,6 +41,11 @@ const (
 )
 
 func main() {
+	// `shop migrate up|down|status` applies the migrations and exits: the
+	// same image migrates the database before the service starts.
+	if len(os.Args) > 1 && os.Args[1] == "migrate" {
+		os.Exit(migrate.Main(os.Args[2:], os.LookupEnv, os.Stdout, os.Stderr))
+	}
 	// Buffered, because signal.Notify drops a signal it cannot deliver at once;
 	// room for two, because the second one means "stop now".
 	signals := make(chan os.Signal, 2)
@@ -91,7 +98,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		logger.Error("part failed", "part", "admin listener", "err", err)
 		return exitFailed
 	}
-	adminSrv := admin.NewServer(ready, nil, logger)
+	// What every part counts, served at /metrics on the admin listener.
+	m := metrics.New()
+	adminSrv := admin.NewServer(ready, admin.Config{Metrics: m.Registry, Pprof: cfg.Pprof}, logger)
 	go func() {
 		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
 			fail("admin listener", err)
@@ -163,6 +172,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// Start each part after what it depends on. HTTP comes last, so the
 	// service says it is ready only once everything behind its handlers is up.
 	srv := httpapi.NewServer(routes, httpapi.Deps{Logger: logger, DB: pool, Tasks: taskClient}, cfg.HTTPShutdownTimeout)
+	srv.Handler = m.HTTP(srv.Handler) // every request counted and timed, by route
 	// Listen before serving, so that a bad address or a port in use is
 	// reported here, with the address, rather than lost in a goroutine.
 	if ln, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.HTTPAddr); err != nil {

@@ -2,16 +2,21 @@
 
 // Package admin serves what Kubernetes and operators ask the process, on a
 // listener of its own (ADMIN_ADDR), apart from the service's API: the probes
-// /healthz and /readyz. It listens from the start of the process to its very
-// end, so the probes keep answering while the API drains, and it shares no
-// timeout or connection limit with the API.
+// /healthz and /readyz, the metrics at /metrics, and, when asked for, the
+// profiler. It listens from the start of the process to its very end, so the
+// probes keep answering while the API drains, and it shares no timeout or
+// connection limit with the API.
 package admin
 
 import (
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Readiness says whether this instance should receive new requests. It starts
@@ -27,11 +32,22 @@ func (r *Readiness) Set(ready bool) { r.ready.Store(ready) }
 // Ready reports whether the instance is ready.
 func (r *Readiness) Ready() bool { return r.ready.Load() }
 
-// NewServer returns the admin server: /readyz answers from ready; /healthz
-// answers 200 while live returns nil (a nil live: whenever the process
-// answers at all). The caller serves it on its own listener and closes it
-// last, after everything else has stopped.
-func NewServer(ready *Readiness, live func() error, logger *slog.Logger) *http.Server {
+// Config is what the admin listener serves besides /readyz.
+type Config struct {
+	// Live reports whether the process can still do its work: /healthz
+	// answers 200 while it returns nil. Nil: whenever the process answers.
+	Live func() error
+	// Metrics is served at /metrics.
+	Metrics prometheus.Gatherer
+	// Pprof serves net/http/pprof under /debug/pprof/ (PPROF=true): profiles
+	// of the live process. Off by default: a profile costs while it runs and
+	// shows the process's internals to whoever reaches the port.
+	Pprof bool
+}
+
+// NewServer returns the admin server. The caller serves it on its own
+// listener and closes it last, after everything else has stopped.
+func NewServer(ready *Readiness, cfg Config, logger *slog.Logger) *http.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		// Kubernetes takes an instance that answers 503 out of its Service's
@@ -45,23 +61,35 @@ func NewServer(ready *Readiness, live func() error, logger *slog.Logger) *http.S
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		// Liveness: a failing answer makes Kubernetes restart the container,
 		// so it stays 200 during shutdown, which a restart would only cut short.
-		if live != nil {
-			if err := live(); err != nil {
+		if cfg.Live != nil {
+			if err := cfg.Live(); err != nil {
 				probeAnswer(w, http.StatusServiceUnavailable, err.Error())
 				return
 			}
 		}
 		probeAnswer(w, http.StatusOK, "ok")
 	})
+	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(cfg.Metrics, promhttp.HandlerOpts{ErrorLog: errorLog}))
+	// Everything here answers from memory: a request that takes longer than
+	// this is a client that trickles, not a probe or a scrape.
+	writeTimeout := 5 * time.Second
+	if cfg.Pprof {
+		mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+		mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+		// A CPU profile or a trace streams for ?seconds= (30 by default).
+		writeTimeout = 2 * time.Minute
+	}
 	return &http.Server{
-		Handler: mux,
-		// The probes answer from memory: a request that takes longer than
-		// this is a client that trickles, not a probe.
+		Handler:           mux,
 		ReadHeaderTimeout: 2 * time.Second,
 		ReadTimeout:       5 * time.Second,
-		WriteTimeout:      5 * time.Second,
+		WriteTimeout:      writeTimeout,
 		IdleTimeout:       time.Minute,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ErrorLog:          errorLog,
 	}
 }
 

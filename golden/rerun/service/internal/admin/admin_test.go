@@ -4,10 +4,14 @@ package admin
 
 import (
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // get sends a GET for path to h and returns the status code.
@@ -22,7 +26,7 @@ var testLogger = slog.New(slog.DiscardHandler)
 
 func TestReadinessFollowsTheServiceLifecycle(t *testing.T) {
 	ready := &Readiness{}
-	h := NewServer(ready, nil, testLogger).Handler
+	h := NewServer(ready, Config{Metrics: prometheus.NewRegistry()}, testLogger).Handler
 
 	for _, tc := range []struct {
 		stage           string
@@ -45,7 +49,7 @@ func TestReadinessFollowsTheServiceLifecycle(t *testing.T) {
 
 func TestHealthzFollowsLive(t *testing.T) {
 	var broken error
-	h := NewServer(&Readiness{}, func() error { return broken }, testLogger).Handler
+	h := NewServer(&Readiness{}, Config{Live: func() error { return broken }, Metrics: prometheus.NewRegistry()}, testLogger).Handler
 	if got := get(t, h, "/healthz"); got != http.StatusOK {
 		t.Errorf("live: /healthz = %d, want 200", got)
 	}
@@ -56,12 +60,35 @@ func TestHealthzFollowsLive(t *testing.T) {
 }
 
 func TestProbesAreNotCached(t *testing.T) {
-	h := NewServer(&Readiness{}, nil, testLogger).Handler
+	h := NewServer(&Readiness{}, Config{Metrics: prometheus.NewRegistry()}, testLogger).Handler
 	for _, path := range []string{"/healthz", "/readyz"} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
 		if got := rec.Header().Get("Cache-Control"); got != "no-store" {
 			t.Errorf("%s: Cache-Control = %q, want no-store", path, got)
+		}
+	}
+}
+
+func TestMetricsAndProfiler(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	c := prometheus.NewCounter(prometheus.CounterOpts{Name: "test_things_total", Help: "Things."})
+	reg.MustRegister(c)
+	c.Add(3)
+	for _, pprofOn := range []bool{false, true} {
+		h := NewServer(&Readiness{}, Config{Metrics: reg, Pprof: pprofOn}, testLogger).Handler
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		body, _ := io.ReadAll(rec.Body)
+		if !strings.Contains(string(body), "test_things_total 3") {
+			t.Errorf("/metrics does not show the registry's counter:\n%s", body)
+		}
+		want := http.StatusNotFound
+		if pprofOn {
+			want = http.StatusOK
+		}
+		if got := get(t, h, "/debug/pprof/"); got != want {
+			t.Errorf("pprof %v: /debug/pprof/ = %d, want %d", pprofOn, got, want)
 		}
 	}
 }

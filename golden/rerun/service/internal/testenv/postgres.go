@@ -4,14 +4,14 @@ package testenv
 
 import (
 	"context"
+	"io"
 	"net/url"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/pressly/goose/v3"
 
-	"example.com/shop/db/migrations"
+	migrations "example.com/shop/internal/migrate"
 )
 
 // DefaultDatabaseURL is where the tests look for PostgreSQL when
@@ -75,18 +75,15 @@ func Postgres(t testing.TB) (*pgxpool.Pool, string) {
 	return pool, schemaURL
 }
 
-// migrate applies the service's migrations (db/migrations) with goose.
+// migrate applies the service's migrations (db/migrations), as
+// `shop migrate up` does; no lock: the schema is the test's alone.
 func migrate(t testing.TB, pool *pgxpool.Pool) {
 	t.Helper()
 	db := stdlib.OpenDBFromPool(pool)
 	defer db.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatalf("reading db/migrations: %v", err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), Hang)
 	defer cancel()
-	if _, err := provider.Up(ctx); err != nil {
+	if err := migrations.Run(ctx, db, "up", false, io.Discard); err != nil {
 		t.Fatalf("applying db/migrations: %v", err)
 	}
 }
