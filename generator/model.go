@@ -56,6 +56,10 @@ type Model struct {
 	Cleaners   []CleanerJob
 	TaskServer *TaskServer
 
+	// EventIDHeader names the Kafka header that carries the event id
+	// (the constant EventIDHeader), for every template that writes or reads it.
+	EventIDHeader string
+
 	// Answers is the normalised answers, written back as gsgen.yaml.
 	Answers Answers
 
@@ -87,7 +91,7 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, userTables: userTables}
+	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, EventIDHeader: EventIDHeader, userTables: userTables}
 	for _, c := range comps {
 		switch c {
 		case HTTP:
