@@ -103,6 +103,7 @@ var userOwned = map[string]bool{
 	"base/.gitignore.tmpl":                           true,
 	"http/internal/httpapi/routes.go.tmpl":           true,
 	"outbox/internal/outbox/example.go.tmpl":         true,
+	"outbox/internal/outbox/example_test.go.tmpl":    true,
 	"kafka/internal/consumer/_item__handler.go.tmpl": true,
 	"asynq/internal/tasks/example.go.tmpl":           true,
 }
