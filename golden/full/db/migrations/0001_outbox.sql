@@ -8,41 +8,23 @@ CREATE TABLE outbox_event (
     -- "event_id" header). A uuid stays unique across services and database
     -- restores, where a sequence would repeat. Never poll by "id greater than
     -- the last one": ids are not handed out in commit order.
-    id              uuid        PRIMARY KEY DEFAULT gen_random_uuid(),
+    id            uuid        PRIMARY KEY DEFAULT gen_random_uuid(),
     -- The Kafka key: one aggregate's events share a partition and keep their order.
-    aggregate_id    text        NOT NULL,
-    topic           text        NOT NULL,
+    aggregate_id  text        NOT NULL,
+    topic         text        NOT NULL,
     -- Published as is.
-    payload         bytea       NOT NULL,
+    payload       bytea       NOT NULL,
     -- clock_timestamp(), not now(): now() is the start of the transaction,
     -- the same for all its rows and earlier than any lock the transaction
     -- waited for, so two transactions on one aggregate would sort in the
     -- wrong order.
-    created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
-    dispatched_at   timestamptz,
-    -- What happened when Kafka refused the event: how many times it was
-    -- tried, why it failed the last time, and when the relay may try again
-    -- (the wait doubles after each failure, up to OUTBOX_BACKOFF_MAX). A
-    -- failure of Kafka itself (down, timing out) charges no attempt.
-    attempts        integer     NOT NULL DEFAULT 0,
-    last_error      text,
-    next_attempt_at timestamptz,
-    -- Set after OUTBOX_MAX_ATTEMPTS refusals, or at once for an event too
-    -- large for Kafka: the relay no longer tries it, and in ordered mode its
-    -- aggregate's later events wait behind it, until someone releases it
-    -- (README.md, "When Kafka refuses an event").
-    parked_at       timestamptz
+    created_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
+    dispatched_at timestamptz
 );
 
--- The relay's queue: pending rows in the relay's order. Parked rows leave
--- it, and it stays small however many dispatched rows wait for the cleaner.
-CREATE INDEX outbox_event_pending_idx ON outbox_event (created_at, id) WHERE dispatched_at IS NULL AND parked_at IS NULL;
-
--- Rows that failed and are not yet published: few, so the check of the
--- ordered relay ("does an earlier event of this aggregate wait or sit
--- parked?") is a probe into a tiny index, not a scan.
-CREATE INDEX outbox_event_held_idx ON outbox_event (aggregate_id, created_at, id)
-    WHERE dispatched_at IS NULL AND (parked_at IS NOT NULL OR next_attempt_at IS NOT NULL);
+-- Only pending rows, in the relay's order: the index stays small however
+-- many dispatched rows wait for the cleaner.
+CREATE INDEX outbox_event_pending_idx ON outbox_event (created_at, id) WHERE dispatched_at IS NULL;
 
 -- Dispatched rows by age, for the cleaner: it deletes the oldest in small
 -- batches, which without this index would scan the whole table each time.
