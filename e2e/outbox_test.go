@@ -3,13 +3,18 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"maps"
+	"net"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/twmb/franz-go/pkg/kfake"
 )
 
 const (
@@ -51,7 +56,14 @@ func (r *relayRig) trial() (brokers string, slow *slowBroker) {
 
 func (r *relayRig) start(name, brokers string) *service {
 	r.t.Helper()
-	return start(r.t, name, r.bin, map[string]string{
+	return r.startWith(name, brokers, nil)
+}
+
+// startWith starts a relay process with settings of its own on top of
+// start's.
+func (r *relayRig) startWith(name, brokers string, settings map[string]string) *service {
+	r.t.Helper()
+	env := map[string]string{
 		"DATABASE_URL":             r.dbURL,
 		"KAFKA_BROKERS":            brokers,
 		"KAFKA_ORDER_EVENTS_TOPIC": "e2e-idle",
@@ -63,7 +75,9 @@ func (r *relayRig) start(name, brokers string) *service {
 		"KAFKA_ORDER_EVENTS_GROUP": "e2e-" + randomHex(4),
 		"OUTBOX_POLL_INTERVAL":     "20ms",
 		"LOG_LEVEL":                "debug", // the relay logs each published batch at debug
-	})
+	}
+	maps.Copy(env, settings)
+	return start(r.t, name, r.bin, env)
 }
 
 // waitDispatched waits until every outbox row is dispatched. Call it once
@@ -145,10 +159,17 @@ type delivery struct {
 // crash is a duplicate, not a reordering).
 func (r *relayRig) checkDelivery(brokers string) delivery {
 	r.t.Helper()
+	return r.checkDeliveryOf(brokers, "true")
+}
+
+// checkDeliveryOf is checkDelivery for the outbox rows that match where,
+// the events that must have been delivered.
+func (r *relayRig) checkDeliveryOf(brokers, where string) delivery {
+	r.t.Helper()
 	t := r.t
 	type event struct{ aggregate, seq string }
 	stored := map[string]event{}
-	rows, err := r.pool.Query(context.Background(), "SELECT id::text, aggregate_id, convert_from(payload, 'UTF8'), dispatched_at IS NOT NULL FROM outbox_event")
+	rows, err := r.pool.Query(context.Background(), "SELECT id::text, aggregate_id, convert_from(payload, 'UTF8'), dispatched_at IS NOT NULL FROM outbox_event WHERE "+where)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,4 +360,187 @@ func TestOutboxTwoReplicas(t *testing.T) {
 	}
 	t.Logf("scenario 4, two replicas (rolling update): %d/%d trials passed; %d events, 0 duplicates, order kept; batches published by the old replicas %d, by the new ones %d",
 		trials, trials, events, batchesOld, batchesNew)
+}
+
+// storeEvents stores n events in one transaction, one INSERT each as
+// business code would, aggregate after aggregate in turn, numbering each
+// aggregate's events on from next (which it advances), like insertEvents.
+func storeEvents(t *testing.T, pool *pgxpool.Pool, topic string, n int, next []int) {
+	t.Helper()
+	err := pgx.BeginFunc(context.Background(), pool, func(tx pgx.Tx) error {
+		batch := &pgx.Batch{}
+		for i := range n {
+			agg := i % len(next)
+			next[agg]++
+			batch.Queue("INSERT INTO outbox_event (aggregate_id, topic, payload) VALUES ($1, $2, $3)",
+				fmt.Sprintf("agg-%d", agg), topic, []byte(strconv.Itoa(next[agg])))
+		}
+		return tx.SendBatch(context.Background(), batch).Close()
+	})
+	if err != nil {
+		t.Fatalf("storing outbox events: %v", err)
+	}
+}
+
+// storeEvent stores one event and returns its id.
+func storeEvent(t *testing.T, pool *pgxpool.Pool, topic, aggregate, payload string) string {
+	t.Helper()
+	var id string
+	err := pool.QueryRow(context.Background(), "INSERT INTO outbox_event (aggregate_id, topic, payload) VALUES ($1, $2, $3) RETURNING id::text",
+		aggregate, topic, []byte(payload)).Scan(&id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// isFailedLook matches the relay's line for a look that failed as a whole.
+func isFailedLook(l logLine) bool {
+	return l.str("level") == "ERROR" && strings.HasPrefix(l.str("msg"), "outbox batch failed")
+}
+
+// Scenario 5: one event Kafka refuses (its topic does not exist) among 1000
+// good ones, with the real binary. The good ones are all delivered, each
+// aggregate in order; the refused one is parked after OUTBOX_MAX_ATTEMPTS,
+// logged once at error level with its id, and the later event of its
+// aggregate waits behind it.
+func TestOutboxRefusedEventIsParked(t *testing.T) {
+	e2eOnly(t)
+	rig := newRelayRig(t)
+	brokers, _ := rig.trial()
+	next := make([]int, aggregates)
+	storeEvents(t, rig.pool, outboxTopic, 500, next)
+	refused := storeEvent(t, rig.pool, "no-such-topic", "agg-refused", "1")
+	behind := storeEvent(t, rig.pool, outboxTopic, "agg-refused", "2")
+	storeEvents(t, rig.pool, outboxTopic, 500, next)
+
+	const attempts = 3
+	svc := rig.startWith("relay with a refused event", brokers, map[string]string{
+		"OUTBOX_MAX_ATTEMPTS": strconv.Itoa(attempts),
+		"OUTBOX_BACKOFF_MIN":  "10ms",
+		"OUTBOX_BACKOFF_MAX":  "40ms",
+	})
+	waitCount(t, "events dispatched", 1000, func() int {
+		return rig.count("SELECT count(*) FROM outbox_event WHERE dispatched_at IS NOT NULL")
+	})
+	waitCount(t, "events parked", 1, func() int { return rig.count("SELECT count(*) FROM outbox_event WHERE parked_at IS NOT NULL") })
+	svc.stop()
+
+	d := rig.checkDeliveryOf(brokers, "aggregate_id <> 'agg-refused'")
+	var n int
+	var lastError string
+	if err := rig.pool.QueryRow(context.Background(), "SELECT attempts, last_error FROM outbox_event WHERE id = $1 AND parked_at IS NOT NULL", refused).Scan(&n, &lastError); err != nil {
+		t.Fatalf("the refused event %s is not parked: %v", refused, err)
+	}
+	if n != attempts || !strings.Contains(lastError, "Unknown Topic Or Partition") {
+		t.Errorf("refused event parked after %d attempts with %q, want %d and Kafka's error", n, lastError, attempts)
+	}
+	if rig.count(fmt.Sprintf("SELECT count(*) FROM outbox_event WHERE id = '%s' AND dispatched_at IS NULL AND attempts = 0", behind)) != 1 {
+		t.Errorf("the event behind the refused one (%s) was tried or published: ordered mode must hold it", behind)
+	}
+	parked := svc.logs.count(func(l logLine) bool {
+		return l.str("level") == "ERROR" && strings.HasPrefix(l.str("msg"), "outbox event parked") && l.str("event_id") == refused
+	})
+	if parked != 1 {
+		t.Errorf("%d error lines name the parked event %s, want 1", parked, refused)
+	}
+	t.Logf("scenario 5, an event to a missing topic among 1000: %d delivered in order, %d duplicates; the refused one parked after %d attempts, its aggregate's next event held; %d error line naming it",
+		d.events, d.duplicates, n, parked)
+}
+
+// Scenario 6: Kafka goes down for about ten seconds while events keep
+// coming, then comes back on the same ports with its records. No event is
+// lost or charged an attempt; the relay backs off, so it logs far fewer
+// error lines than it has poll intervals in the outage.
+func TestOutboxKafkaDownUnderLoad(t *testing.T) {
+	e2eOnly(t)
+	rig := newRelayRig(t)
+	if _, err := rig.pool.Exec(context.Background(), "TRUNCATE outbox_event"); err != nil {
+		t.Fatal(err)
+	}
+	k := newRestartableKafka(t, outboxTopic, "e2e-idle")
+	in := insertEvents(rig.pool)
+	const pollInterval = 20 * time.Millisecond // start's OUTBOX_POLL_INTERVAL
+	svc := rig.startWith("relay, Kafka down", k.brokers, map[string]string{
+		// Waits of 0.25, 0.5, 1, 2, 2, 2 ... s: eight failed looks are about ten seconds.
+		"OUTBOX_BACKOFF_MIN": "250ms",
+		"OUTBOX_BACKOFF_MAX": "2s",
+	})
+	svc.waitLog(msgIs("outbox batch published"))
+
+	k.down()
+	downAt := time.Now()
+	const failedLooks = 8
+	svc.waitLogs(failedLooks, isFailedLook)
+	k.up()
+	outage := time.Since(downAt)
+	svc.waitLog(msgIs("outbox publishing again"))
+	stored := in.finish(t)
+	rig.waitDispatched()
+	svc.stop()
+
+	d := rig.checkDelivery(k.brokers)
+	if n := rig.count("SELECT count(*) FROM outbox_event WHERE attempts > 0 OR parked_at IS NOT NULL"); n != 0 {
+		t.Errorf("%d events were charged an attempt or parked for Kafka's outage", n)
+	}
+	errorLines := svc.logs.count(isFailedLook)
+	polls := int(outage / pollInterval)
+	if errorLines*10 > polls {
+		t.Errorf("%d error lines for an outage of %d poll intervals: the relay did not back off", errorLines, polls)
+	}
+	t.Logf("scenario 6, Kafka down %v under load: %d events stored, %d records, none lost, %d duplicates (batches cut by the outage), order kept, none charged; %d error lines for %d poll intervals",
+		outage.Round(100*time.Millisecond), stored, d.records, d.duplicates, errorLines, polls)
+}
+
+// restartableKafka is a Kafka cluster that can go down and come back on the
+// same ports with the records it had, as brokers that restart do.
+type restartableKafka struct {
+	t       *testing.T
+	dir     string // where kfake keeps its data
+	ports   []int
+	topics  []string
+	cluster *kfake.Cluster // nil while down
+	brokers string         // KAFKA_BROKERS
+}
+
+func newRestartableKafka(t *testing.T, topics ...string) *restartableKafka {
+	t.Helper()
+	k := &restartableKafka{t: t, dir: t.TempDir(), topics: topics}
+	k.up()
+	addrs := k.cluster.ListenAddrs()
+	for _, a := range addrs {
+		_, port, err := net.SplitHostPort(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := strconv.Atoi(port)
+		k.ports = append(k.ports, p)
+	}
+	k.brokers = strings.Join(addrs, ",")
+	t.Cleanup(func() {
+		if k.cluster != nil {
+			k.cluster.Close()
+		}
+	})
+	return k
+}
+
+// up starts the brokers: on new ports the first time, on the same ones after.
+func (k *restartableKafka) up() {
+	k.t.Helper()
+	opts := []kfake.Opt{kfake.DataDir(k.dir), kfake.SeedTopics(partitions, k.topics...)}
+	if k.ports != nil {
+		opts = append(opts, kfake.Ports(k.ports...))
+	}
+	c, err := kfake.NewCluster(opts...)
+	if err != nil {
+		k.t.Fatalf("starting Kafka: %v", err)
+	}
+	k.cluster = c
+}
+
+// down stops every broker: connections are refused until up.
+func (k *restartableKafka) down() {
+	k.cluster.Close()
+	k.cluster = nil
 }

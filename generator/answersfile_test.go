@@ -31,6 +31,28 @@ http:
 	}
 }
 
+func TestParseAnswersFileOutboxRetries(t *testing.T) {
+	src := "name: orders\ncomponents: [outbox]\noutbox:\n  max_attempts: 5\n  backoff_min: 250ms\n  backoff_max: 2m\n"
+	got, err := ParseAnswersFile("gsgen.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := OutboxAnswers{MaxAttempts: 5, BackoffMin: Duration(250 * time.Millisecond), BackoffMax: Duration(2 * time.Minute)}
+	if diff := cmp.Diff(want, got.Outbox); diff != "" {
+		t.Errorf("outbox answers (-want +got):\n%s", diff)
+	}
+	// What gsgen writes back into gsgen.yaml reads the same.
+	b, err := MarshalAnswersFile(got.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"max_attempts: 5", "backoff_min: 250ms", "backoff_max: 120s"} {
+		if !strings.Contains(string(b), line) {
+			t.Errorf("gsgen.yaml lacks %q:\n%s", line, b)
+		}
+	}
+}
+
 func TestAnswersFileRoundTrip(t *testing.T) {
 	a := validAnswers()
 	b, err := MarshalAnswersFile(a)
@@ -62,6 +84,9 @@ func TestParseAnswersFileRejects(t *testing.T) {
 		{"port not a number", "http:\n  port: eighty\n", `gsgen.yaml:2: http.port: "eighty" is not a whole number`},
 		{"components empty", "components: []\n", "gsgen.yaml:1: components: is empty"},
 		{"timeouts a list", "timeouts: [1s]\n", "gsgen.yaml:1: timeouts: expected a mapping"},
+		{"outbox attempts zero", "outbox:\n  max_attempts: 0\n", "gsgen.yaml:2: outbox.max_attempts: 0 must be positive"},
+		{"outbox backoff not a duration", "outbox:\n  backoff_max: 1 minute\n", `gsgen.yaml:2: outbox.backoff_max: "1 minute" is not a duration`},
+		{"outbox backoff misspelt", "outbox:\n  backof_min: 1s\n", `did you mean "backoff_min"?`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

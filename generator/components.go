@@ -15,7 +15,20 @@ type Relay struct {
 	PollInterval time.Duration // pause between batches when the backlog is empty
 	BatchTimeout time.Duration // deadline of one batch: lock, publish, mark, commit
 	Ordered      bool          // take an advisory lock so one replica publishes at a time
+	// Failure handling (design §9): an event Kafka refuses waits BackoffMin,
+	// then twice as long each time up to BackoffMax, and is parked after
+	// MaxAttempts; a batch that fails as a whole (Kafka down) backs the loop
+	// off the same way without charging the events.
+	MaxAttempts int
+	BackoffMin  time.Duration
+	BackoffMax  time.Duration
 }
+
+// EventIDHeader is the Kafka header that carries an outbox event's id from
+// the relay to the consumers, which deduplicate on it. It is defined once,
+// here: the relay, the consumers, the outbox migration's comment and the
+// READMEs all render Model.EventIDHeader.
+const EventIDHeader = "event_id"
 
 // Consumer is one named Kafka consumer (design §4a).
 type Consumer struct {
@@ -69,9 +82,16 @@ const (
 	DefaultCleanerBatch    = 500
 )
 
+// DefaultOutboxMaxAttempts is how often the relay tries an event Kafka
+// refuses before parking it: with the default backoff, over about four
+// minutes (waits of 1, 2, 4 ... 32s, then 60s three times).
+const DefaultOutboxMaxAttempts = 10
+
 var (
 	defaultPollInterval   = 500 * time.Millisecond
 	defaultBatchTimeout   = 10 * time.Second
+	defaultBackoffMin     = time.Second
+	defaultBackoffMax     = time.Minute
 	defaultHandlerTimeout = 10 * time.Second
 	defaultRetention      = 7 * 24 * time.Hour
 	defaultCleanInterval  = time.Minute
@@ -112,8 +132,12 @@ func (m *Model) deriveComponents(a Answers) error {
 	if m.Outbox {
 		o := a.Outbox
 		m.Relay = &Relay{Topic: o.Topic, BatchSize: o.BatchSize, PollInterval: time.Duration(o.PollInterval),
-			BatchTimeout: time.Duration(o.BatchTimeout), Ordered: !o.Unordered}
+			BatchTimeout: time.Duration(o.BatchTimeout), Ordered: !o.Unordered,
+			MaxAttempts: o.MaxAttempts, BackoffMin: time.Duration(o.BackoffMin), BackoffMax: time.Duration(o.BackoffMax)}
 		if err := validateTopic("outbox.topic", o.Topic); err != nil {
+			return err
+		}
+		if err := m.Relay.validateRetries(); err != nil {
 			return err
 		}
 	}
@@ -166,6 +190,28 @@ func (m *Model) deriveComponents(a Answers) error {
 			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: key,
 			Retention: time.Duration(c.Retention), Interval: time.Duration(c.Interval), BatchSize: c.BatchSize,
 			QueryName: "DeleteExpired" + goName(c.Name), TestInsert: testInsert(c.Table, c.Column)})
+	}
+	return nil
+}
+
+// maxOutboxAttempts bounds outbox.max_attempts, as OUTBOX_MAX_ATTEMPTS is
+// bounded in the service's config.go: an event refused a thousand times
+// will not go through on the next try.
+const maxOutboxAttempts = 1000
+
+// validateRetries checks the relay's failure settings against each other
+// and their bounds.
+func (r *Relay) validateRetries() error {
+	switch {
+	case r.MaxAttempts > maxOutboxAttempts:
+		return &InputError{Field: "outbox.max_attempts", Msg: fmt.Sprintf("%d is more than %d", r.MaxAttempts, maxOutboxAttempts),
+			Fix: fmt.Sprintf("use at most %d; an event refused that often will not go through on the next try (default %d)", maxOutboxAttempts, DefaultOutboxMaxAttempts)}
+	case r.BackoffMax > maxTimeout:
+		return &InputError{Field: "outbox.backoff_max", Msg: fmt.Sprintf("%v is longer than %v", Seconds(r.BackoffMax), Seconds(maxTimeout)),
+			Fix: "a retry wait is seconds or minutes, e.g. " + Seconds(defaultBackoffMax)}
+	case r.BackoffMin > r.BackoffMax:
+		return &InputError{Field: "outbox.backoff_min", Msg: fmt.Sprintf("%v is longer than outbox.backoff_max %v", Seconds(r.BackoffMin), Seconds(r.BackoffMax)),
+			Fix: "the first wait doubles up to backoff_max: use at most " + Seconds(r.BackoffMax) + ", or raise backoff_max"}
 	}
 	return nil
 }
@@ -244,6 +290,9 @@ func (a *Answers) componentDefaults() {
 		setDefault(&o.BatchSize, DefaultOutboxBatchSize)
 		setDefault(&o.PollInterval, Duration(defaultPollInterval))
 		setDefault(&o.BatchTimeout, Duration(defaultBatchTimeout))
+		setDefault(&o.MaxAttempts, DefaultOutboxMaxAttempts)
+		setDefault(&o.BackoffMin, Duration(defaultBackoffMin))
+		setDefault(&o.BackoffMax, Duration(defaultBackoffMax))
 	}
 	if has(Asynq) {
 		mode := DefaultAsynqMode
@@ -299,7 +348,9 @@ func positiveSettings(a Answers) error {
 	}
 	settings := []setting{
 		{"outbox.batch_size", int64(a.Outbox.BatchSize)}, {"outbox.poll_interval", int64(a.Outbox.PollInterval)},
-		{"outbox.batch_timeout", int64(a.Outbox.BatchTimeout)}, {"asynq.concurrency", int64(a.Asynq.Concurrency)},
+		{"outbox.batch_timeout", int64(a.Outbox.BatchTimeout)}, {"outbox.max_attempts", int64(a.Outbox.MaxAttempts)},
+		{"outbox.backoff_min", int64(a.Outbox.BackoffMin)}, {"outbox.backoff_max", int64(a.Outbox.BackoffMax)},
+		{"asynq.concurrency", int64(a.Asynq.Concurrency)},
 	}
 	for i, c := range a.Consumers {
 		settings = append(settings, setting{fmt.Sprintf("kafka[%d].handler_timeout", i), int64(c.HandlerTimeout)})

@@ -93,6 +93,11 @@ const (
 	deployReplicas     = 2
 )
 
+// deployOutboxMaxMessageBytes is the relay's largest event, config.go's
+// default: kafka-go's default BatchBytes (1 MiB), just under a broker's
+// default message.max.bytes (1048588).
+const deployOutboxMaxMessageBytes = "1048576"
+
 // deploy derives the deploy values. Kubernetes counts the grace period and a
 // preStop sleep in whole seconds, so it refuses either when it is not whole:
 // rounding would move SIGTERM or SIGKILL away from the checked ladder.
@@ -201,6 +206,10 @@ func (m *Model) configEnv() []EnvVar {
 			answer("OUTBOX_POLL_INTERVAL", r.PollInterval, "outbox.poll_interval"),
 			answer("OUTBOX_BATCH_TIMEOUT", r.BatchTimeout, "outbox.batch_timeout"),
 			EnvVar{"OUTBOX_ORDERED", strconv.FormatBool(r.Ordered), "not outbox.unordered"},
+			EnvVar{"OUTBOX_MAX_ATTEMPTS", strconv.Itoa(r.MaxAttempts), "outbox.max_attempts"},
+			answer("OUTBOX_BACKOFF_MIN", r.BackoffMin, "outbox.backoff_min"),
+			answer("OUTBOX_BACKOFF_MAX", r.BackoffMax, "outbox.backoff_max"),
+			EnvVar{"OUTBOX_MAX_MESSAGE_BYTES", deployOutboxMaxMessageBytes, "not an answer: at most the topics' max.message.bytes"},
 		)
 	}
 	for i, c := range m.Consumers {

@@ -64,6 +64,10 @@ type Model struct {
 	Cleaners   []CleanerJob
 	TaskServer *TaskServer
 
+	// EventIDHeader names the Kafka header that carries the event id
+	// (the constant EventIDHeader), for every template that writes or reads it.
+	EventIDHeader string
+
 	// Answers is the normalised answers, written back as gsgen.yaml.
 	Answers Answers
 
@@ -95,7 +99,7 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port,
+	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, EventIDHeader: EventIDHeader,
 		AdminPort: DefaultAdminPort, WorkerAdminPort: DefaultAdminPort + 1, MetricsNamespace: snake(a.Name), userTables: userTables}
 	for _, c := range comps {
 		switch c {

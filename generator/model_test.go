@@ -176,6 +176,15 @@ func TestComponentAnswersRejected(t *testing.T) {
 		}(), "kafka[1].name", "used twice"},
 		{"consumer name with path", func() Answers { a := with("kafka"); a.Consumers = []ConsumerAnswers{{Name: "../pay"}}; return a }(), "kafka[0].name", "not a valid name"},
 		{"bad topic", func() Answers { a := with("outbox"); a.Outbox.Topic = "a topic"; return a }(), "outbox.topic", "not a valid Kafka topic"},
+		{"outbox attempts over the cap", func() Answers { a := with("outbox"); a.Outbox.MaxAttempts = 1001; return a }(), "outbox.max_attempts", "1001 is more than 1000"},
+		{"outbox attempts negative", func() Answers { a := with("outbox"); a.Outbox.MaxAttempts = -1; return a }(), "outbox.max_attempts", "must not be negative"},
+		{"outbox backoff min over max", func() Answers {
+			a := with("outbox")
+			a.Outbox.BackoffMin, a.Outbox.BackoffMax = Duration(2*time.Minute), Duration(time.Minute)
+			return a
+		}(), "outbox.backoff_min", "120s is longer than outbox.backoff_max 60s"},
+		{"outbox backoff min over the default max", func() Answers { a := with("outbox"); a.Outbox.BackoffMin = Duration(90 * time.Second); return a }(), "outbox.backoff_min", "longer than outbox.backoff_max 60s"},
+		{"outbox backoff max over a day", func() Answers { a := with("outbox"); a.Outbox.BackoffMax = Duration(25 * time.Hour); return a }(), "outbox.backoff_max", "longer than 24h"},
 		{"cleaner alone", with("cleaner"), "cleaners", "no table to clean"},
 		{"cleaner on unknown table", func() Answers {
 			a := with("outbox", "cleaner")
@@ -221,5 +230,33 @@ func TestProcessedEventCleanerUsesTheWholeKey(t *testing.T) {
 	got := string(generatedFile(t, "db/queries/cleaners.sql", "kafka", "cleaner"))
 	if !strings.Contains(got, "WHERE (consumer, event_id) IN (\n    SELECT consumer, event_id FROM processed_event") {
 		t.Errorf("cleaners.sql:\n%s", got)
+	}
+}
+
+// The relay's failure settings come from the answers, with defaults: ten
+// attempts, waits from 1s doubling up to a minute.
+func TestOutboxRetrySettings(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		outbox   OutboxAnswers
+		attempts int
+		min, max time.Duration
+	}{
+		{"defaults", OutboxAnswers{}, 10, time.Second, time.Minute},
+		{"answered", OutboxAnswers{MaxAttempts: 5, BackoffMin: Duration(200 * time.Millisecond), BackoffMax: Duration(30 * time.Second)}, 5, 200 * time.Millisecond, 30 * time.Second},
+		{"min equals max", OutboxAnswers{BackoffMin: Duration(time.Minute)}, 10, time.Minute, time.Minute},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := NewModel(Answers{Name: "orders", Components: []string{"outbox"}, Outbox: c.outbox}.WithDefaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := m.Relay; r.MaxAttempts != c.attempts || r.BackoffMin != c.min || r.BackoffMax != c.max {
+				t.Errorf("relay %d attempts, backoff %v to %v; want %d, %v to %v", r.MaxAttempts, r.BackoffMin, r.BackoffMax, c.attempts, c.min, c.max)
+			}
+			if m.EventIDHeader != "event_id" {
+				t.Errorf("event id header %q, want event_id: consumers of existing services read that name", m.EventIDHeader)
+			}
+		})
 	}
 }

@@ -105,6 +105,7 @@ var userOwned = map[string]bool{
 	"http/internal/httpapi/routes_test.go.tmpl":      true,
 	"asynq/internal/tasks/example_test.go.tmpl":      true,
 	"outbox/internal/outbox/example.go.tmpl":         true,
+	"outbox/internal/outbox/example_test.go.tmpl":    true,
 	"kafka/internal/consumer/_item__handler.go.tmpl": true,
 	"asynq/internal/tasks/example.go.tmpl":           true,
 }

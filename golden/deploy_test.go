@@ -399,6 +399,9 @@ func modelValues(m *generator.Model) map[string]any {
 		v["OUTBOX_POLL_INTERVAL"] = r.PollInterval
 		v["OUTBOX_BATCH_TIMEOUT"] = r.BatchTimeout
 		v["OUTBOX_ORDERED"] = r.Ordered
+		v["OUTBOX_MAX_ATTEMPTS"] = r.MaxAttempts
+		v["OUTBOX_BACKOFF_MIN"] = r.BackoffMin
+		v["OUTBOX_BACKOFF_MAX"] = r.BackoffMax
 	}
 	for _, c := range m.Consumers {
 		v[c.EnvPrefix+"TOPIC"] = c.Topic

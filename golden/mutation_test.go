@@ -28,6 +28,36 @@ var mutations = []mutation{
 		to:   `sd.step(1, "readiness", func() {})`,
 		pkg:  "./cmd/orders",
 	},
+	{
+		name:   "relay no longer marks events dispatched",
+		preset: "full", file: "internal/outbox/relay.go",
+		from: `if err := q.MarkOutboxDispatched(ctx, d.sent); err != nil {`,
+		to:   `if err := error(nil); err != nil {`,
+		pkg:  "./internal/outbox",
+	},
+	{
+		// Then two replicas publish at once, each a slice of one aggregate's events.
+		name:   "relay publishes without the advisory lock",
+		preset: "full", file: "internal/outbox/relay.go",
+		from: `acquired, err := q.TryLockOutboxRelay(ctx, r.lockName)`,
+		to:   `acquired, err := true, error(nil)`,
+		pkg:  "./internal/outbox",
+	},
+	{
+		name:   "relay publishes events behind a failing one of their aggregate",
+		preset: "full", file: "internal/outbox/relay.go",
+		from: `db.LockOutboxBatchParams{Ordered: r.cfg.Ordered,`,
+		to:   `db.LockOutboxBatchParams{Ordered: false,`,
+		pkg:  "./internal/outbox",
+	},
+	{
+		// Then a long Kafka outage parks every event.
+		name:   "relay charges events for Kafka's outage",
+		preset: "full", file: "internal/outbox/relay.go",
+		from: `return kafkaFault // the network, a timeout, an expired context, a closed writer`,
+		to:   `return eventFault`,
+		pkg:  "./internal/outbox",
+	},
 }
 
 // TestMutationsFailTheServicesOwnTests applies each mutation to a copy of
@@ -55,7 +85,9 @@ func TestMutationsFailTheServicesOwnTests(t *testing.T) {
 				t.Fatal(err)
 			}
 			goCmd(t, dir, "build", "./...")
-			cmd := exec.Command("go", "test", "-trimpath", "-count=1", m.pkg)
+			// -failfast: a mutation that breaks a wait (rows never marked) would
+			// otherwise have every later test wait testenv.Hang in turn.
+			cmd := exec.Command("go", "test", "-trimpath", "-count=1", "-failfast", m.pkg)
 			cmd.Dir = dir
 			cmd.Env = serviceTestEnv()
 			out, err := cmd.CombinedOutput()

@@ -186,7 +186,9 @@ func equivalentCommand(dir string, m *generator.Model) string {
 			parts = append(parts, "--consumer", c.Name+":"+c.Topic)
 		}
 	}
-	if !slices.Equal(a.Cleaners, d.Cleaners) || !consumersFromFlags(a, d) {
+	// The outbox's failure settings have no flags either.
+	outboxRetriesDefault := o.MaxAttempts == do.MaxAttempts && o.BackoffMin == do.BackoffMin && o.BackoffMax == do.BackoffMax
+	if !slices.Equal(a.Cleaners, d.Cleaners) || !consumersFromFlags(a, d) || !outboxRetriesDefault {
 		return fmt.Sprintf("gsgen new %s -f %s --yes   (some answers have no flag)", dir, filepath.Join(dir, "gsgen.yaml"))
 	}
 	return strings.Join(append(parts, "--yes"), " ")

@@ -98,6 +98,22 @@ func TestEquivalentCommandReproducesTheService(t *testing.T) {
 	}
 }
 
+// The outbox's failure settings have no flags: a service that answers them
+// is reproduced from its gsgen.yaml, not from a command line that would
+// silently take the defaults.
+func TestEquivalentCommandKeepsOutboxRetries(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "answers.yaml"), "name: shop\ncomponents: [outbox]\noutbox:\n  max_attempts: 5\n")
+	dir := filepath.Join(root, "shop")
+	code, stdout, stderr := gsgen(t, "new", dir, "-f", filepath.Join(root, "answers.yaml"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "gsgen new " + dir + " -f " + filepath.Join(dir, "gsgen.yaml") + " --yes"; !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+}
+
 // relTree maps each file under dir, by slash path relative to dir, to its content.
 func relTree(t *testing.T, dir string) map[string]string {
 	t.Helper()

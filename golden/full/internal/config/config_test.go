@@ -96,6 +96,12 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
 		{"KAFKA_ORDER_EVENTS_TOPIC", "no spaces"},
+		{"OUTBOX_MAX_ATTEMPTS", "0"},
+		{"OUTBOX_MAX_ATTEMPTS", "1001"},
+		{"OUTBOX_BACKOFF_MIN", "0s"},
+		{"OUTBOX_BACKOFF_MAX", "25h"},
+		{"OUTBOX_BACKOFF_MAX", "1ns"}, // shorter than OUTBOX_BACKOFF_MIN
+		{"OUTBOX_MAX_MESSAGE_BYTES", "big"},
 		{"REDIS_ADDR", "redis"},
 		{"REDIS_DB", "-1"},
 		{"REDIS_DB", "16"},

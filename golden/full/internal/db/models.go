@@ -11,12 +11,16 @@ import (
 )
 
 type OutboxEvent struct {
-	ID           pgtype.UUID
-	AggregateID  string
-	Topic        string
-	Payload      []byte
-	CreatedAt    time.Time
-	DispatchedAt *time.Time
+	ID            pgtype.UUID
+	AggregateID   string
+	Topic         string
+	Payload       []byte
+	CreatedAt     time.Time
+	DispatchedAt  *time.Time
+	Attempts      int32
+	LastError     *string
+	NextAttemptAt *time.Time
+	ParkedAt      *time.Time
 }
 
 type ProcessedEvent struct {

@@ -6,10 +6,10 @@ package outbox
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -20,10 +20,10 @@ import (
 	"example.com/orders/internal/db"
 )
 
-// lockName names the advisory lock that lets one replica publish at a time
-// in ordered mode. It includes the service name so that services sharing a
-// database do not wait on each other.
-const lockName = "orders/outbox-relay"
+// DefaultLockName names the advisory lock that lets one replica publish at
+// a time in ordered mode. It includes the service name so that services
+// sharing a database do not wait on each other.
+const DefaultLockName = "orders/outbox-relay"
 
 // EventIDHeader is the Kafka header that carries the outbox row's id, the
 // key consumers deduplicate on.
@@ -33,8 +33,24 @@ const EventIDHeader = "event_id"
 type Config struct {
 	BatchSize    int           // rows per batch, and messages per WriteMessages call
 	PollInterval time.Duration // pause between looks at an empty outbox
-	BatchTimeout time.Duration // bound on one whole batch: lock, publish, mark, commit
+	BatchTimeout time.Duration // bound on one whole batch: lock, publish, mark, commit or roll back
 	Ordered      bool          // one replica at a time, so each aggregate's events keep their order
+
+	// An event Kafka refuses is tried again after BackoffMin, then after
+	// twice as long each time, at most BackoffMax; after MaxAttempts
+	// refusals it is parked. When a whole batch fails (Kafka or PostgreSQL
+	// unreachable), no event is charged: the loop waits the same way
+	// before its next look.
+	MaxAttempts int
+	BackoffMin  time.Duration
+	BackoffMax  time.Duration
+	// MaxMessageBytes is the largest message the writer sends (its
+	// BatchBytes). A larger event can never be published: it is parked at
+	// once. It must not exceed the topics' max.message.bytes.
+	MaxMessageBytes int
+	// LockName names the advisory lock of ordered mode; empty means
+	// DefaultLockName. Relays that share a name publish one at a time.
+	LockName string
 }
 
 // Relay moves outbox rows to Kafka: lock a batch, publish it, mark it
@@ -42,26 +58,31 @@ type Config struct {
 // and before the commit publishes the batch again, so consumers must be
 // idempotent (the event id travels in the "event_id" header).
 type Relay struct {
-	pool   *pgxpool.Pool
-	writer *kafka.Writer
-	cfg    Config
-	log    *slog.Logger
+	pool     *pgxpool.Pool
+	writer   *kafka.Writer
+	cfg      Config
+	lockName string
+	log      *slog.Logger
 }
 
 // NewRelay returns a relay; it starts nothing until Run.
 func NewRelay(pool *pgxpool.Pool, writer *kafka.Writer, cfg Config, log *slog.Logger) *Relay {
-	return &Relay{pool: pool, writer: writer, cfg: cfg, log: log.With("worker", "outbox relay")}
+	lockName := cfg.LockName
+	if lockName == "" {
+		lockName = DefaultLockName
+	}
+	return &Relay{pool: pool, writer: writer, cfg: cfg, lockName: lockName, log: log.With("worker", "outbox relay")}
 }
 
 // NewWriter returns the Kafka writer the relay publishes with. Every field
 // that matters is set on purpose: kafka-go's zero values wait for no
 // acknowledgement, hold a partial batch for a second and retry for longer
 // than any shutdown budget.
-func NewWriter(brokers []string, batchSize int, batchTimeout time.Duration) *kafka.Writer {
+func NewWriter(brokers []string, cfg Config) *kafka.Writer {
 	return &kafka.Writer{
 		Addr: kafka.TCP(brokers...),
 		// The topic comes from each row, so the writer has none of its own.
-		// A missing topic fails the batch loudly instead of being created
+		// A missing topic fails its events loudly instead of being created
 		// with broker defaults.
 		AllowAutoTopicCreation: false,
 		// A nil write means every in-sync replica has the batch: only then
@@ -72,17 +93,21 @@ func NewWriter(brokers []string, batchSize int, batchTimeout time.Duration) *kaf
 		// The relay hands over a whole batch in one call, so waiting for more
 		// messages only adds latency: flush after a millisecond, and never
 		// split the relay's batch into several requests per partition.
-		BatchSize:    batchSize,
+		BatchSize:    cfg.BatchSize,
 		BatchTimeout: time.Millisecond,
+		// The largest message, and the largest request to one partition.
+		// Kafka refuses a record batch above the topic's max.message.bytes
+		// (1048588 by default), so this stays at or below it.
+		BatchBytes: int64(cfg.MaxMessageBytes),
 		// The writer retries in the background and ignores the caller's
 		// context. Three attempts of a quarter of the batch budget each, plus
 		// backoff (1% then 4% of it), end within 80% of the budget, leaving the
 		// rest for locking, marking and committing.
 		MaxAttempts:     3,
-		WriteTimeout:    batchTimeout / 4,
-		ReadTimeout:     batchTimeout / 4,
-		WriteBackoffMin: batchTimeout / 100,
-		WriteBackoffMax: batchTimeout / 25,
+		WriteTimeout:    cfg.BatchTimeout / 4,
+		ReadTimeout:     cfg.BatchTimeout / 4,
+		WriteBackoffMin: cfg.BatchTimeout / 100,
+		WriteBackoffMax: cfg.BatchTimeout / 25,
 	}
 }
 
@@ -91,113 +116,435 @@ func NewWriter(brokers []string, batchSize int, batchTimeout time.Duration) *kaf
 func (r *Relay) Run(ctx context.Context, wg *sync.WaitGroup) {
 	defer wg.Done()
 
-	ticker := time.NewTicker(r.cfg.PollInterval)
-	defer ticker.Stop()
+	// A timer rather than a ticker: after a failed look the next one comes
+	// later than usual (see backOff), not at the next tick.
+	next := time.NewTimer(r.cfg.PollInterval)
+	defer next.Stop()
+	var down outage
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-ticker.C:
-			r.drain(ctx)
+		case <-next.C:
+			next.Reset(r.backOff(&down, r.drain(ctx)))
 		}
 	}
+}
+
+// outage is a run of looks that failed as a whole: Kafka or PostgreSQL
+// unreachable, a batch out of time.
+type outage struct {
+	failures int
+	since    time.Time
+}
+
+// backOff returns how long to wait before the next look, after one that
+// ended with err. Each failure in a row doubles the wait, up to BackoffMax,
+// so a ten-minute outage costs a few attempts and a few error lines, not
+// one per poll interval; the first look that succeeds ends the outage.
+// The wait is not on the shutdown budget: Run leaves it as soon as ctx is
+// cancelled.
+func (r *Relay) backOff(down *outage, err error) time.Duration {
+	if err == nil {
+		if down.failures > 0 {
+			r.log.Info("outbox publishing again", "failed_looks", down.failures, "down_for", time.Since(down.since).Round(time.Millisecond).String())
+			*down = outage{}
+		}
+		return r.cfg.PollInterval
+	}
+	if down.failures == 0 {
+		down.since = time.Now()
+	}
+	down.failures++
+	wait := r.backoff(down.failures)
+	r.log.Error("outbox batch failed; its events stay pending, no attempt charged", "err", err,
+		"failed_looks", down.failures, "retry_in", wait.String())
+	return wait
+}
+
+// backoff is the wait after the n-th failure in a row: BackoffMin, twice as
+// long after each further failure, at most BackoffMax.
+func (r *Relay) backoff(n int) time.Duration {
+	wait := r.cfg.BackoffMin
+	for i := 1; i < n && wait < r.cfg.BackoffMax; i++ {
+		wait *= 2
+	}
+	return min(wait, r.cfg.BackoffMax)
 }
 
 // drain publishes batch after batch while they come back full, so a backlog
-// goes out at full speed instead of one batch per tick. It checks ctx
-// between batches: shutdown waits for one batch at most.
-func (r *Relay) drain(ctx context.Context) {
+// goes out at full speed instead of one batch per look. It checks ctx
+// between batches: shutdown waits for one batch at most. It returns the
+// error of a batch that failed as a whole; events Kafka refused one by one
+// are no error here: they were charged an attempt and wait their turn.
+func (r *Relay) drain(ctx context.Context) error {
 	for ctx.Err() == nil {
-		n, err := r.publishBatch(ctx)
-		if err != nil {
-			r.log.Error("outbox batch failed; its rows stay pending and are retried", "err", err)
-			return
-		}
-		if n < r.cfg.BatchSize {
-			return
+		more, err := r.publishBatch(ctx)
+		if err != nil || !more {
+			return err
 		}
 	}
+	return nil
 }
 
-// publishBatch locks up to BatchSize pending rows, publishes them in one
-// write, marks them dispatched and commits. It returns how many it published.
-func (r *Relay) publishBatch(ctx context.Context) (int, error) {
+// publishBatch locks up to BatchSize due events, publishes them, marks those
+// Kafka took as dispatched, charges those it refused, and commits. It
+// reports whether more events may be due at once.
+func (r *Relay) publishBatch(ctx context.Context) (more bool, err error) {
 	// The batch must not stop half-way when shutdown cancels ctx: rows that
 	// were published but not marked would be published again by the next
 	// replica. So it runs on a context that shutdown does not cancel, with a
 	// deadline of its own, so a hung broker cannot hold the transaction (and
-	// with it pool.Close at the end of shutdown) forever.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.BatchTimeout)
+	// with it pool.Close at the end of shutdown) forever. A tenth of the
+	// budget is kept for the rollback, so that it too ends within BatchTimeout.
+	rollbackBudget := r.cfg.BatchTimeout / 10
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.BatchTimeout-rollbackBudget)
 	defer cancel()
 
 	tx, err := r.pool.Begin(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("begin: %w", err)
+		return false, fmt.Errorf("begin: %w", err)
 	}
 	// Rolls back on every early return and unlocks the rows; after Commit
-	// it does nothing.
-	defer tx.Rollback(ctx)
+	// it does nothing. Not on ctx: a batch that ran out of time has an
+	// expired ctx, and a rollback on it would not even be sent.
+	defer func() {
+		rollbackCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackBudget)
+		defer cancel()
+		tx.Rollback(rollbackCtx)
+	}()
 
 	q := db.New(tx)
 	if r.cfg.Ordered {
 		// One batch at a time across all replicas: SKIP LOCKED alone would
 		// let two replicas publish different slices of one aggregate's events
 		// at once, out of order. The lock ends with the transaction.
-		acquired, err := q.TryLockOutboxRelay(ctx, lockName)
+		acquired, err := q.TryLockOutboxRelay(ctx, r.lockName)
 		if err != nil {
-			return 0, fmt.Errorf("advisory lock: %w", err)
+			return false, fmt.Errorf("advisory lock: %w", err)
 		}
 		if !acquired {
-			return 0, nil // another replica is publishing; try again next tick
+			return false, nil // another replica is publishing; try again next look
 		}
 	}
 
-	rows, err := q.LockOutboxBatch(ctx, int32(r.cfg.BatchSize))
+	rows, err := q.LockOutboxBatch(ctx, db.LockOutboxBatchParams{Ordered: r.cfg.Ordered, BatchSize: int32(r.cfg.BatchSize)})
 	if err != nil {
-		return 0, fmt.Errorf("lock batch: %w", err)
+		return false, fmt.Errorf("lock batch: %w", err)
 	}
 	if len(rows) == 0 {
-		return 0, nil
+		return false, nil
 	}
 
-	msgs := make([]kafka.Message, len(rows))
-	ids := make([]pgtype.UUID, len(rows))
-	for i, row := range rows {
-		msgs[i] = kafka.Message{
-			Topic: row.Topic,
-			Key:   []byte(row.AggregateID),
-			Value: row.Payload,
-			Headers: []kafka.Header{
-				{Key: EventIDHeader, Value: []byte(row.ID.String())},
-			},
+	d := r.publish(ctx, rows)
+	if len(d.sent) > 0 {
+		if err := q.MarkOutboxDispatched(ctx, d.sent); err != nil {
+			return false, fmt.Errorf("mark %d events dispatched: %w", len(d.sent), err)
 		}
-		ids[i] = row.ID
 	}
-	// One synchronous write for the whole batch. Only a nil error means the
-	// broker has every message; anything else rolls back and the rows are
-	// published again later (at-least-once, never lost).
-	if err := r.writer.WriteMessages(ctx, msgs...); err != nil {
-		return 0, fmt.Errorf("publish %d events to %s: %w", len(msgs), topicsOf(rows), err)
-	}
-	if err := q.MarkOutboxDispatched(ctx, ids); err != nil {
-		return 0, fmt.Errorf("mark %d events dispatched: %w", len(ids), err)
+	if len(d.refused) > 0 {
+		if err := q.RecordOutboxFailures(ctx, r.failures(d.refused)); err != nil {
+			return false, fmt.Errorf("record %d refused events: %w", len(d.refused), err)
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return 0, fmt.Errorf("commit: %w", err)
+		return false, fmt.Errorf("commit: %w", err)
 	}
-	r.log.Debug("outbox batch published", "events", len(rows))
-	return len(rows), nil
+	if len(d.sent) > 0 {
+		r.log.Debug("outbox batch published", "events", len(d.sent))
+	}
+	r.logRefused(d.refused)
+	return len(rows) == r.cfg.BatchSize || d.deferred > 0, d.kafkaErr
 }
 
-// topicsOf lists the batch's topics for an error message: a topic that does
-// not exist fails every batch that holds one of its events, so the error has
-// to say which topic to create.
-func topicsOf(rows []db.LockOutboxBatchRow) string {
-	var topics []string
-	for _, row := range rows {
-		if !slices.Contains(topics, row.Topic) {
-			topics = append(topics, row.Topic)
+// event is an outbox row and the message that carries it.
+type event struct {
+	row db.LockOutboxBatchRow
+	msg kafka.Message
+}
+
+// delivery is what became of a batch's events.
+type delivery struct {
+	sent     []pgtype.UUID // Kafka has them: mark them dispatched
+	refused  []refusal     // Kafka refused them for what they are: charge an attempt, or park
+	deferred int           // held back for a later batch, uncharged, to keep an aggregate's order
+	kafkaErr error         // Kafka or the network failed: the events it hit stay pending, uncharged
+}
+
+// refusal is an event Kafka refused, and why.
+type refusal struct {
+	row  db.LockOutboxBatchRow
+	err  error
+	park bool // it can never be published, or it has used up its attempts
+}
+
+// errTooLarge marks an event larger than any message Kafka takes.
+var errTooLarge = errors.New("too large for Kafka")
+
+// publish writes the batch's events to Kafka, one WriteMessages call per
+// topic, at once, and sorts out what each event's result means.
+func (r *Relay) publish(ctx context.Context, rows []db.LockOutboxBatchRow) delivery {
+	var d delivery
+	groups := byTopic(r.sendable(rows, &d))
+	results := make([][]error, len(groups))
+	var writes sync.WaitGroup
+	for i, group := range groups {
+		// One call per topic: a missing topic fails the whole call it is in
+		// (see classify), and must not take other topics' events with it.
+		writes.Go(func() { results[i] = r.write(ctx, group) })
+	}
+	writes.Wait()
+
+	// suspects are events whose record batch the broker refused as a whole.
+	var suspects []event
+	var suspectErr error
+	for i, group := range groups {
+		for j, e := range group {
+			switch err := results[i][j]; {
+			case err == nil:
+				d.sent = append(d.sent, e.row.ID)
+			case classify(err) == recordFault:
+				suspects, suspectErr = append(suspects, e), err
+			default:
+				r.settle(&d, e.row, err)
+			}
 		}
 	}
-	return strings.Join(topics, ", ")
+	switch {
+	case len(suspects) == 1:
+		// Alone in its record batch: the event itself is at fault.
+		r.settle(&d, suspects[0].row, suspectErr)
+	case len(suspects) > 1:
+		r.isolate(ctx, &d, suspects)
+	}
+	return d
+}
+
+// sendable returns the events to write now. An event too large for the
+// writer is refused at once: it can never be published. In ordered mode,
+// each aggregate's events go in one request: all to one topic, and the
+// whole batch within MaxMessageBytes, so the writer sends each partition
+// one record batch, which Kafka takes or refuses whole. Then no event of
+// an aggregate is published while an earlier one of it failed. An event
+// held back stays pending, uncharged: the next batch takes it first.
+func (r *Relay) sendable(rows []db.LockOutboxBatchRow, d *delivery) []event {
+	var out []event
+	held := map[string]bool{}      // aggregates whose later events wait for the next batch
+	topicOf := map[string]string{} // the topic each aggregate's events in this request go to
+	total := 0
+	for _, row := range rows {
+		agg := row.AggregateID
+		if r.cfg.Ordered && held[agg] {
+			d.deferred++
+			continue
+		}
+		e := event{row: row, msg: message(row)}
+		size := messageBytes(e.msg)
+		if size > r.cfg.MaxMessageBytes {
+			d.refused = append(d.refused, refusal{row: row, park: true,
+				err: fmt.Errorf("%w: the message is %d bytes, the writer's limit (OUTBOX_MAX_MESSAGE_BYTES) %d", errTooLarge, size, r.cfg.MaxMessageBytes)})
+			held[agg] = true
+			continue
+		}
+		if r.cfg.Ordered {
+			if t, ok := topicOf[agg]; (ok && t != row.Topic) || total+size > r.cfg.MaxMessageBytes {
+				held[agg] = true
+				d.deferred++
+				continue
+			}
+			topicOf[agg] = row.Topic
+			total += size
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// message is the Kafka message that carries an outbox row.
+func message(row db.LockOutboxBatchRow) kafka.Message {
+	return kafka.Message{
+		Topic: row.Topic,
+		Key:   []byte(row.AggregateID),
+		Value: row.Payload,
+		Headers: []kafka.Header{
+			{Key: EventIDHeader, Value: []byte(row.ID.String())},
+		},
+	}
+}
+
+// messageBytes is the size kafka-go (v0.4.51, Message.totalSize) gives a
+// message when it checks it against the writer's BatchBytes: crc, magic
+// byte, attributes and timestamp, the key and the value with 4-byte
+// lengths, and the headers with varint lengths.
+func messageBytes(m kafka.Message) int {
+	n := 4 + 1 + 1 + 8 + 4 + len(m.Key) + 4 + len(m.Value) + varintLen(len(m.Headers))
+	for _, h := range m.Headers {
+		n += varintLen(len(h.Key)) + len(h.Key) + varintLen(len(h.Value)) + len(h.Value)
+	}
+	return n
+}
+
+func varintLen(n int) int {
+	var buf [binary.MaxVarintLen64]byte
+	return binary.PutVarint(buf[:], int64(n))
+}
+
+// byTopic groups events by topic, keeping their order within each topic.
+func byTopic(events []event) [][]event {
+	index := map[string]int{}
+	var groups [][]event
+	for _, e := range events {
+		i, ok := index[e.row.Topic]
+		if !ok {
+			i = len(groups)
+			index[e.row.Topic] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], e)
+	}
+	return groups
+}
+
+// write publishes events in one synchronous WriteMessages call and returns
+// each event's error, nil for those Kafka has. kafka-go reports per message
+// (WriteErrors) when some partitions failed, and one error for the whole
+// call when it failed before sending anything.
+func (r *Relay) write(ctx context.Context, events []event) []error {
+	msgs := make([]kafka.Message, len(events))
+	for i, e := range events {
+		msgs[i] = e.msg
+	}
+	errs := make([]error, len(events))
+	err := r.writer.WriteMessages(ctx, msgs...)
+	if perMessage := kafka.WriteErrors(nil); errors.As(err, &perMessage) {
+		copy(errs, perMessage)
+	} else if err != nil {
+		for i := range errs {
+			errs[i] = err
+		}
+	}
+	return errs
+}
+
+// isolate writes, one at a time and in order, events whose record batches
+// the broker refused whole, to learn which of them it refuses on their own.
+// In ordered mode an aggregate's events after one that fails wait for a
+// later batch.
+func (r *Relay) isolate(ctx context.Context, d *delivery, suspects []event) {
+	failed := map[string]bool{}
+	for _, e := range suspects {
+		if r.cfg.Ordered && failed[e.row.AggregateID] {
+			d.deferred++
+			continue
+		}
+		if err := r.write(ctx, []event{e})[0]; err != nil {
+			r.settle(d, e.row, err)
+			failed[e.row.AggregateID] = true
+			continue
+		}
+		d.sent = append(d.sent, e.row.ID)
+	}
+}
+
+// fault says whose fault a failed write is.
+type fault int
+
+const (
+	// kafkaFault: Kafka or the network failed, not the event. It is not
+	// charged; the loop backs off.
+	kafkaFault fault = iota
+	// eventFault: Kafka refuses the event or its topic. One attempt charged.
+	eventFault
+	// recordFault: the broker refused the record batch the event was in,
+	// which may hold other events: alone, the event is at fault.
+	recordFault
+)
+
+// classify says whose fault a write error is. What kafka-go v0.4.51 returns
+// was measured against kfake (the in-process Kafka of the tests):
+//
+//   - A topic that does not exist fails the whole WriteMessages call with
+//     kafka.Error 3 (UnknownTopicOrPartition) from the writer's metadata
+//     lookup, before anything is sent, even the messages for other topics
+//     in the call: hence one call per topic. kafka-go calls that error
+//     Temporary, so Temporary() cannot tell an event's fault from Kafka's.
+//   - A message larger than the writer's BatchBytes fails the whole call
+//     with MessageTooLargeError before anything is sent: sendable measures
+//     each event first and parks one that can never fit.
+//   - A record batch larger than the broker's or the topic's
+//     max.message.bytes comes back in WriteErrors as kafka.Error 10
+//     (MessageSizeTooLarge) for every message of that partition's batch,
+//     small ones included; an injected InvalidRecord (87) or CorruptMessage
+//     (2) also fails the whole partition batch. Hence isolate.
+//   - A partition short of in-sync replicas (19, NotEnoughReplicas) fails
+//     only that partition's messages, after the writer's own retries; the
+//     rest of the call is written.
+//   - A broker that is down gives WriteErrors of "connection refused" for
+//     every message (the writer has the topic's metadata cached); one that
+//     restarts answers NotLeaderForPartition (6) until the writer refreshes
+//     its metadata; one that hangs makes the call return the batch context's
+//     DeadlineExceeded, or i/o timeouts per message.
+//
+// So a code that names the topic or the records is the event's fault, and
+// anything else (the network, timeouts, replicas, leaders) is Kafka's.
+func classify(err error) fault {
+	var code kafka.Error
+	if !errors.As(err, &code) {
+		return kafkaFault // the network, a timeout, an expired context, a closed writer
+	}
+	switch code {
+	case kafka.UnknownTopicOrPartition, kafka.InvalidTopic, kafka.TopicAuthorizationFailed:
+		return eventFault
+	case kafka.MessageSizeTooLarge, kafka.RecordListTooLarge, kafka.InvalidRecord, kafka.InvalidMessage, kafka.InvalidTimestamp:
+		return recordFault
+	}
+	return kafkaFault
+}
+
+// settle records a failed write of one event that was alone in its record
+// batch, so that err is about the event or about Kafka, never a neighbour.
+func (r *Relay) settle(d *delivery, row db.LockOutboxBatchRow, err error) {
+	err = fmt.Errorf("publish to topic %s: %w", row.Topic, err)
+	if classify(err) == kafkaFault {
+		if d.kafkaErr == nil {
+			d.kafkaErr = err
+		}
+		return
+	}
+	// A message Kafka finds too large alone is too large for good.
+	tooLarge := errors.Is(err, kafka.MessageSizeTooLarge) || errors.Is(err, kafka.RecordListTooLarge)
+	d.refused = append(d.refused, refusal{row: row, err: err, park: tooLarge || int(row.Attempts)+1 >= r.cfg.MaxAttempts})
+}
+
+// failures are the refused events as RecordOutboxFailures takes them: each
+// waits backoff(attempts so far, this one included) unless it is parked.
+func (r *Relay) failures(refused []refusal) db.RecordOutboxFailuresParams {
+	var p db.RecordOutboxFailuresParams
+	for _, f := range refused {
+		p.Ids = append(p.Ids, f.row.ID)
+		p.Errors = append(p.Errors, f.err.Error())
+		p.RetryAfter = append(p.RetryAfter, pgtype.Interval{Microseconds: r.backoff(int(f.row.Attempts) + 1).Microseconds(), Valid: true})
+		p.Park = append(p.Park, f.park)
+	}
+	return p
+}
+
+// logRefused logs, once they are committed, each parked event at error
+// level with its id, and the events that will be tried again in one line.
+func (r *Relay) logRefused(refused []refusal) {
+	retried := 0
+	var lastErr error
+	for _, f := range refused {
+		if !f.park {
+			retried++
+			lastErr = f.err
+			continue
+		}
+		r.log.Error("outbox event parked: it is not tried again until released (README.md, \"When Kafka refuses an event\")",
+			"event_id", f.row.ID.String(), "aggregate_id", f.row.AggregateID, "topic", f.row.Topic,
+			"attempts", int(f.row.Attempts)+1, "err", f.err)
+	}
+	if retried > 0 {
+		r.log.Warn("outbox events refused by Kafka; each is tried again after its backoff", "events", retried, "err", lastErr)
+	}
 }

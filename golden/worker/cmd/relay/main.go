@@ -124,13 +124,18 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 
 	// The outbox relay publishes what business code stored in outbox_event.
 	// Its writer is closed in step 4, after the relay has returned.
-	outboxWriter := outbox.NewWriter(cfg.KafkaBrokers, cfg.Outbox.BatchSize, cfg.Outbox.BatchTimeout)
-	relay := outbox.NewRelay(pool, outboxWriter, outbox.Config{
-		BatchSize:    cfg.Outbox.BatchSize,
-		PollInterval: cfg.Outbox.PollInterval,
-		BatchTimeout: cfg.Outbox.BatchTimeout,
-		Ordered:      cfg.Outbox.Ordered,
-	}, logger)
+	relayCfg := outbox.Config{
+		BatchSize:       cfg.Outbox.BatchSize,
+		PollInterval:    cfg.Outbox.PollInterval,
+		BatchTimeout:    cfg.Outbox.BatchTimeout,
+		Ordered:         cfg.Outbox.Ordered,
+		MaxAttempts:     cfg.Outbox.MaxAttempts,
+		BackoffMin:      cfg.Outbox.BackoffMin,
+		BackoffMax:      cfg.Outbox.BackoffMax,
+		MaxMessageBytes: cfg.Outbox.MaxMessageBytes,
+	}
+	outboxWriter := outbox.NewWriter(cfg.KafkaBrokers, relayCfg)
+	relay := outbox.NewRelay(pool, outboxWriter, relayCfg, logger)
 	wg.Add(1)
 	go relay.Run(ctx, &wg)
 

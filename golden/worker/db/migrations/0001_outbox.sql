@@ -5,7 +5,7 @@
 -- change; the relay publishes them to Kafka and sets dispatched_at.
 CREATE TABLE outbox_event (
     -- The event id: consumers deduplicate on it (it travels as the
-    -- "event-id" header). A uuid stays unique across services and database
+    -- "event_id" header). A uuid stays unique across services and database
     -- restores, where a sequence would repeat. Never poll by "id greater than
     -- the last one": ids are not handed out in commit order.
     id            uuid        PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -34,7 +34,7 @@ type Config struct {
 	DatabaseURL             string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
 	DatabaseMaxConns        int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
 	KafkaBrokers            []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
-	Outbox                  Outbox        // OUTBOX_BATCH_SIZE, OUTBOX_POLL_INTERVAL, OUTBOX_BATCH_TIMEOUT, OUTBOX_ORDERED
+	Outbox                  Outbox        // OUTBOX_*: batch size, poll interval, batch timeout, order, attempts, backoff, message size
 	OrderEventsConsumer     Consumer      // KAFKA_ORDER_EVENTS_TOPIC, KAFKA_ORDER_EVENTS_GROUP, KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT
 	OutboxDispatchedCleaner Cleaner       // CLEANER_OUTBOX_DISPATCHED_RETENTION, CLEANER_OUTBOX_DISPATCHED_INTERVAL, CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE
 }
@@ -45,6 +45,13 @@ type Outbox struct {
 	PollInterval time.Duration // pause between looks at an empty outbox
 	BatchTimeout time.Duration // bound on one batch (lock, publish, mark, commit); at most WORKER_DRAIN_TIMEOUT
 	Ordered      bool          // one replica publishes at a time, so each aggregate's events keep their order
+	// An event Kafka refuses waits BackoffMin, then twice as long each time
+	// up to BackoffMax, and is parked after MaxAttempts refusals; when Kafka
+	// is down the relay waits the same way, charging nothing.
+	MaxAttempts     int
+	BackoffMin      time.Duration
+	BackoffMax      time.Duration
+	MaxMessageBytes int // the largest message the relay sends; a larger event is parked at once
 }
 
 // Consumer is one Kafka consumer's configuration.
@@ -77,6 +84,15 @@ const (
 	defaultOutboxPollInterval = 500 * time.Millisecond
 	defaultOutboxBatchTimeout = 10 * time.Second
 	defaultOutboxOrdered      = true
+	defaultOutboxMaxAttempts  = 10
+	defaultOutboxBackoffMin   = time.Second
+	defaultOutboxBackoffMax   = time.Minute
+	// kafka-go's default BatchBytes, 1 MiB: under a broker's default
+	// message.max.bytes (1048588). Raise it only with the topics' limit.
+	defaultOutboxMaxMessageBytes = 1048576
+	// maxOutboxBackoff caps OUTBOX_BACKOFF_MAX: a relay that waited longer
+	// after an outage would look dead.
+	maxOutboxBackoff = 24 * time.Hour
 )
 
 // Load reads the configuration through lookup (os.LookupEnv in main, a map
@@ -99,6 +115,11 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 			PollInterval: e.duration("OUTBOX_POLL_INTERVAL", defaultOutboxPollInterval),
 			BatchTimeout: e.duration("OUTBOX_BATCH_TIMEOUT", defaultOutboxBatchTimeout),
 			Ordered:      e.boolean("OUTBOX_ORDERED", defaultOutboxOrdered),
+			// An event refused a thousand times will not go through on the next try.
+			MaxAttempts:     e.count("OUTBOX_MAX_ATTEMPTS", defaultOutboxMaxAttempts, 1000),
+			BackoffMin:      e.durationUpTo("OUTBOX_BACKOFF_MIN", defaultOutboxBackoffMin, maxOutboxBackoff),
+			BackoffMax:      e.durationUpTo("OUTBOX_BACKOFF_MAX", defaultOutboxBackoffMax, maxOutboxBackoff),
+			MaxMessageBytes: e.count("OUTBOX_MAX_MESSAGE_BYTES", defaultOutboxMaxMessageBytes, 1<<30),
 		},
 		OrderEventsConsumer: Consumer{
 			Topic:          e.topic("KAFKA_ORDER_EVENTS_TOPIC", "events"),
@@ -110,6 +131,11 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 			Interval:  e.duration("CLEANER_OUTBOX_DISPATCHED_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE", 500, 10000),
 		},
+	}
+	// The relay's waits after a failure double from OUTBOX_BACKOFF_MIN up to
+	// OUTBOX_BACKOFF_MAX.
+	if e.ok("OUTBOX_BACKOFF_MIN", "OUTBOX_BACKOFF_MAX") && c.Outbox.BackoffMin > c.Outbox.BackoffMax {
+		e.bad("OUTBOX_BACKOFF_MIN", c.Outbox.BackoffMin.String(), "must not exceed OUTBOX_BACKOFF_MAX "+c.Outbox.BackoffMax.String()+": the first wait doubles up to it")
 	}
 	// The ladder, checked again at run time: a batch or a message in hand
 	// must fit in the worker drain, or shutdown cuts it.
@@ -217,6 +243,15 @@ func (e *env) duration(key string, def time.Duration) time.Duration {
 		e.bad(key, s, fmt.Sprintf("not a duration, e.g. %q", def.String()))
 	case d <= 0:
 		e.bad(key, s, "must be positive")
+	}
+	return d
+}
+
+// durationUpTo reads a positive Go duration of at most max.
+func (e *env) durationUpTo(key string, def, max time.Duration) time.Duration {
+	d := e.duration(key, def)
+	if d > max {
+		e.bad(key, d.String(), "must not exceed "+max.String())
 	}
 	return d
 }

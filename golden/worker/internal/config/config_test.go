@@ -84,6 +84,12 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
 		{"KAFKA_ORDER_EVENTS_TOPIC", "no spaces"},
+		{"OUTBOX_MAX_ATTEMPTS", "0"},
+		{"OUTBOX_MAX_ATTEMPTS", "1001"},
+		{"OUTBOX_BACKOFF_MIN", "0s"},
+		{"OUTBOX_BACKOFF_MAX", "25h"},
+		{"OUTBOX_BACKOFF_MAX", "1ns"}, // shorter than OUTBOX_BACKOFF_MIN
+		{"OUTBOX_MAX_MESSAGE_BYTES", "big"},
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			_, err := Load(lookup(map[string]string{tc.key: tc.value}))

@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -32,26 +33,90 @@ func (q *Queries) InsertOutboxEvent(ctx context.Context, arg InsertOutboxEventPa
 	return id, err
 }
 
-const lockOutboxBatch = `-- name: LockOutboxBatch :many
-SELECT id, aggregate_id, topic, payload
+const listParkedOutboxEvents = `-- name: ListParkedOutboxEvents :many
+SELECT id, aggregate_id, topic, attempts, last_error, parked_at
 FROM outbox_event
-WHERE dispatched_at IS NULL
+WHERE parked_at IS NOT NULL
 ORDER BY created_at, id
-LIMIT $1
+`
+
+type ListParkedOutboxEventsRow struct {
+	ID          pgtype.UUID
+	AggregateID string
+	Topic       string
+	Attempts    int32
+	LastError   *string
+	ParkedAt    *time.Time
+}
+
+// ListParkedOutboxEvents lists the events the relay gave up on, oldest
+// first, with their last error. README.md shows the same statement.
+func (q *Queries) ListParkedOutboxEvents(ctx context.Context) ([]ListParkedOutboxEventsRow, error) {
+	rows, err := q.db.Query(ctx, listParkedOutboxEvents)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ListParkedOutboxEventsRow
+	for rows.Next() {
+		var i ListParkedOutboxEventsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.AggregateID,
+			&i.Topic,
+			&i.Attempts,
+			&i.LastError,
+			&i.ParkedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const lockOutboxBatch = `-- name: LockOutboxBatch :many
+SELECT e.id, e.aggregate_id, e.topic, e.payload, e.attempts
+FROM outbox_event AS e
+WHERE e.dispatched_at IS NULL
+  AND e.parked_at IS NULL
+  AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
+  AND NOT ($1::bool AND EXISTS (
+      SELECT 1
+      FROM outbox_event AS held
+      WHERE held.aggregate_id = e.aggregate_id
+        AND held.dispatched_at IS NULL
+        AND (held.parked_at IS NOT NULL OR held.next_attempt_at > now())
+        AND (held.created_at, held.id) < (e.created_at, e.id)
+  ))
+ORDER BY e.created_at, e.id
+LIMIT $2
 FOR UPDATE SKIP LOCKED
 `
+
+type LockOutboxBatchParams struct {
+	Ordered   bool
+	BatchSize int32
+}
 
 type LockOutboxBatchRow struct {
 	ID          pgtype.UUID
 	AggregateID string
 	Topic       string
 	Payload     []byte
+	Attempts    int32
 }
 
-// LockOutboxBatch locks the oldest pending events. SKIP LOCKED: rows another
-// replica has locked are skipped, not waited for.
-func (q *Queries) LockOutboxBatch(ctx context.Context, batchSize int32) ([]LockOutboxBatchRow, error) {
-	rows, err := q.db.Query(ctx, lockOutboxBatch, batchSize)
+// LockOutboxBatch locks the oldest events that are due: not dispatched, not
+// parked, not waiting for their next attempt. When ordered, it also leaves
+// out every event behind an earlier one of its aggregate that waits or is
+// parked, so a failing event holds back its own aggregate and no other.
+// SKIP LOCKED: rows another replica has locked are skipped, not waited for.
+func (q *Queries) LockOutboxBatch(ctx context.Context, arg LockOutboxBatchParams) ([]LockOutboxBatchRow, error) {
+	rows, err := q.db.Query(ctx, lockOutboxBatch, arg.Ordered, arg.BatchSize)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +129,7 @@ func (q *Queries) LockOutboxBatch(ctx context.Context, batchSize int32) ([]LockO
 			&i.AggregateID,
 			&i.Topic,
 			&i.Payload,
+			&i.Attempts,
 		); err != nil {
 			return nil, err
 		}
@@ -81,10 +147,65 @@ SET dispatched_at = now()
 WHERE id = ANY($1::uuid[])
 `
 
-// MarkOutboxDispatched marks a published batch, all ids in one statement.
+// MarkOutboxDispatched marks published events, all ids in one statement.
 func (q *Queries) MarkOutboxDispatched(ctx context.Context, ids []pgtype.UUID) error {
 	_, err := q.db.Exec(ctx, markOutboxDispatched, ids)
 	return err
+}
+
+const recordOutboxFailures = `-- name: RecordOutboxFailures :exec
+UPDATE outbox_event AS e
+SET attempts        = e.attempts + 1,
+    last_error      = f.last_error,
+    next_attempt_at = CASE WHEN f.park THEN NULL ELSE now() + f.retry_after END,
+    parked_at       = CASE WHEN f.park THEN now() END
+FROM (
+    -- One row per refused event: set-returning functions side by side in
+    -- a select list are read in step.
+    SELECT unnest($1::uuid[]) AS id,
+           unnest($2::text[]) AS last_error,
+           unnest($3::interval[]) AS retry_after,
+           unnest($4::bool[]) AS park
+) AS f
+WHERE e.id = f.id
+`
+
+type RecordOutboxFailuresParams struct {
+	Ids        []pgtype.UUID
+	Errors     []string
+	RetryAfter []pgtype.Interval
+	Park       []bool
+}
+
+// RecordOutboxFailures charges one attempt to each event Kafka refused and
+// keeps its error. An event to park leaves the queue; the others wait
+// retry_after (measured on the database's clock, which the relay's query
+// compares against) before they are tried again.
+func (q *Queries) RecordOutboxFailures(ctx context.Context, arg RecordOutboxFailuresParams) error {
+	_, err := q.db.Exec(ctx, recordOutboxFailures,
+		arg.Ids,
+		arg.Errors,
+		arg.RetryAfter,
+		arg.Park,
+	)
+	return err
+}
+
+const releaseParkedOutboxEvents = `-- name: ReleaseParkedOutboxEvents :execrows
+UPDATE outbox_event
+SET parked_at = NULL, attempts = 0, next_attempt_at = NULL
+WHERE parked_at IS NOT NULL
+`
+
+// ReleaseParkedOutboxEvents puts every parked event back in the queue with
+// its attempts counted from zero again; it returns how many. README.md
+// shows the same statement.
+func (q *Queries) ReleaseParkedOutboxEvents(ctx context.Context) (int64, error) {
+	result, err := q.db.Exec(ctx, releaseParkedOutboxEvents)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const tryLockOutboxRelay = `-- name: TryLockOutboxRelay :one

@@ -49,16 +49,21 @@ func BenchmarkRelay(b *testing.B) {
 	}
 	for _, size := range []int{50, 200, 500} {
 		b.Run(fmt.Sprintf("batch=%d", size), func(b *testing.B) {
-			raw := NewWriter(brokers, size, benchBatchTimeout)
+			cfg := Config{
+				BatchSize:       size,
+				PollInterval:    time.Second,
+				BatchTimeout:    benchBatchTimeout,
+				Ordered:         true, // the default
+				MaxAttempts:     10,
+				BackoffMin:      time.Second,
+				BackoffMax:      time.Minute,
+				MaxMessageBytes: 1 << 20,
+			}
+			raw := NewWriter(brokers, cfg)
 			defer raw.Close()
-			relayWriter := NewWriter(brokers, size, benchBatchTimeout)
+			relayWriter := NewWriter(brokers, cfg)
 			defer relayWriter.Close()
-			relay := NewRelay(pool, relayWriter, Config{
-				BatchSize:    size,
-				PollInterval: time.Second,
-				BatchTimeout: benchBatchTimeout,
-				Ordered:      true, // the default
-			}, slog.New(slog.NewTextHandler(b.Output(), nil)))
+			relay := NewRelay(pool, relayWriter, cfg, slog.New(slog.NewTextHandler(b.Output(), nil)))
 
 			var rawTime, relayTime time.Duration
 			for b.Loop() {
