@@ -102,8 +102,10 @@ func closeName(call *ast.CallExpr) string {
 	return types.ExprString(astutil.Unparen(call.Fun)) + "()"
 }
 
-// handedOn reports whether the value closed by call is used in body other
-// than by closing it: given to a loop, a struct, a constructor.
+// handedOn reports whether the value closed by call is handed to something
+// else in body: given to a loop, a struct, a constructor. Calling its own
+// methods (reader.ReadMessage) is this function using it, synchronously,
+// which a close after it cannot cut.
 func handedOn(info *types.Info, body *ast.BlockStmt, call *ast.CallExpr) bool {
 	sel, ok := astutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
@@ -113,12 +115,25 @@ func handedOn(info *types.Info, body *ast.BlockStmt, call *ast.CallExpr) bool {
 	if obj == nil {
 		return false
 	}
-	used := false
+	// The identifiers that are the receiver of a method call on the value,
+	// outside go statements (go r.Run(...) hands r to a goroutine).
+	receivers := map[*ast.Ident]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && isKafkaClose(code.Callee(info, c)) {
+		if _, ok := n.(*ast.GoStmt); ok {
 			return false
 		}
-		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if s, ok := astutil.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+				if id, ok := astutil.Unparen(s.X).(*ast.Ident); ok && info.Uses[id] == obj {
+					receivers[id] = true
+				}
+			}
+		}
+		return true
+	})
+	used := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj && !receivers[id] {
 			used = true
 		}
 		return !used

@@ -145,3 +145,16 @@ func writerOwn(wg *sync.WaitGroup) {
 	w.Close()
 	wg.Wait()
 }
+
+// readerOfItsOwn reads with a reader it never hands to the loop it starts:
+// closing it before wg.Wait cuts nothing the loop does.
+func readerOfItsOwn(ctx context.Context, wg *sync.WaitGroup) {
+	wg.Add(1)
+	go consume(ctx, wg, nil)
+	reader := kafka.NewReader(kafka.ReaderConfig{Topic: "events"})
+	defer wg.Wait()
+	defer reader.Close()
+	if _, err := reader.ReadMessage(ctx); err != nil {
+		return
+	}
+}
