@@ -135,7 +135,11 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		BackoffMin:      cfg.Outbox.BackoffMin,
 		BackoffMax:      cfg.Outbox.BackoffMax,
 		MaxMessageBytes: cfg.Outbox.MaxMessageBytes,
+		Metrics:         outbox.NewMetrics(m.Registry),
 	}
+	// The backlog (waiting and parked events, the oldest one's age) is read
+	// from the table when /metrics is scraped.
+	m.Registry.MustRegister(outbox.NewBacklog(pool))
 	outboxWriter := outbox.NewWriter(cfg.KafkaBrokers, relayCfg)
 	relay := outbox.NewRelay(pool, outboxWriter, relayCfg, logger)
 	wg.Add(1)
@@ -157,6 +161,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		go c.Run(ctx, &wg)
 	}
 
+	// The cleaners' metrics, one set labelled by cleaner.
+	cleanerMetrics := cleaner.NewMetrics(m.Registry)
+
 	// The outbox-dispatched cleaner deletes expired outbox_event rows in small batches.
 	// Its delete takes ctx directly: shutdown may cut it, the next run finishes it.
 	wg.Add(1)
@@ -164,6 +171,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.OutboxDispatchedCleaner.Interval,
 		Retention: cfg.OutboxDispatchedCleaner.Retention,
 		BatchSize: cfg.OutboxDispatchedCleaner.BatchSize,
+		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 
 	// asynq. The client enqueues tasks from the HTTP handlers (httpapi.Deps);

@@ -11,7 +11,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"example.com/orders/internal/db"
+	"example.com/orders/internal/metrics"
 )
 
 // Config holds one cleaner's tunables; main fills it from the environment.
@@ -19,6 +22,38 @@ type Config struct {
 	Interval  time.Duration // pause between runs
 	Retention time.Duration // rows older than this are deleted
 	BatchSize int           // rows per DELETE, so no statement holds many locks for long
+	// Metrics counts the cleaners' work; nil counts into a registry nobody
+	// serves (main passes the service's).
+	Metrics *Metrics
+}
+
+// Metrics counts what the cleaners delete, by cleaner, under
+// orders_cleaner_*. The service's cleaners share one.
+type Metrics struct {
+	Deleted     *prometheus.CounterVec   // rows deleted
+	Failures    *prometheus.CounterVec   // runs that ended on an error (retried next interval)
+	RunDuration *prometheus.HistogramVec // one run: every batch until the expired rows are gone
+}
+
+// NewMetrics registers the cleaners' metrics with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		Deleted: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: metrics.Namespace, Subsystem: "cleaner", Name: "rows_deleted_total",
+			Help: "Expired rows deleted, by cleaner.",
+		}, []string{"cleaner"}),
+		Failures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: metrics.Namespace, Subsystem: "cleaner", Name: "run_failures_total",
+			Help: "Cleaner runs that ended on an error and are retried at the next interval, by cleaner.",
+		}, []string{"cleaner"}),
+		RunDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: metrics.Namespace, Subsystem: "cleaner", Name: "run_duration_seconds",
+			Help:    "Time of one cleaner run, every batch of it, by cleaner.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"cleaner"}),
+	}
+	reg.MustRegister(m.Deleted, m.Failures, m.RunDuration)
+	return m
 }
 
 // DeleteFunc deletes at most limit rows older than before and says how many
@@ -27,6 +62,7 @@ type DeleteFunc func(ctx context.Context, before time.Time, limit int32) (int64,
 
 // Cleaner runs one DeleteFunc periodically.
 type Cleaner struct {
+	name        string
 	cfg         Config
 	deleteBatch DeleteFunc
 	log         *slog.Logger
@@ -34,7 +70,10 @@ type Cleaner struct {
 
 // New returns a cleaner named name (it appears in its logs).
 func New(name string, cfg Config, deleteBatch DeleteFunc, log *slog.Logger) *Cleaner {
-	return &Cleaner{cfg: cfg, deleteBatch: deleteBatch, log: log.With("worker", name+" cleaner")}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics(prometheus.NewRegistry())
+	}
+	return &Cleaner{name: name, cfg: cfg, deleteBatch: deleteBatch, log: log.With("worker", name+" cleaner")}
 }
 
 // NewOutboxDispatched returns the outbox-dispatched cleaner, which deletes
@@ -69,13 +108,19 @@ func (c *Cleaner) Run(ctx context.Context, wg *sync.WaitGroup) {
 func (c *Cleaner) clean(ctx context.Context) {
 	// One cutoff for the whole run, so rows that expire meanwhile cannot
 	// keep the loop going.
-	before := time.Now().Add(-c.cfg.Retention)
+	start := time.Now()
+	before := start.Add(-c.cfg.Retention)
 	var deleted int64
+	defer func() {
+		c.cfg.Metrics.Deleted.WithLabelValues(c.name).Add(float64(deleted))
+		c.cfg.Metrics.RunDuration.WithLabelValues(c.name).Observe(time.Since(start).Seconds())
+	}()
 	for ctx.Err() == nil {
 		n, err := c.deleteBatch(ctx, before, int32(c.cfg.BatchSize))
 		if err != nil {
 			if ctx.Err() == nil {
 				c.log.Error("delete expired rows", "err", err, "deleted", deleted)
+				c.cfg.Metrics.Failures.WithLabelValues(c.name).Inc()
 			}
 			return
 		}

@@ -133,7 +133,11 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		BackoffMin:      cfg.Outbox.BackoffMin,
 		BackoffMax:      cfg.Outbox.BackoffMax,
 		MaxMessageBytes: cfg.Outbox.MaxMessageBytes,
+		Metrics:         outbox.NewMetrics(m.Registry),
 	}
+	// The backlog (waiting and parked events, the oldest one's age) is read
+	// from the table when /metrics is scraped.
+	m.Registry.MustRegister(outbox.NewBacklog(pool))
 	outboxWriter := outbox.NewWriter(cfg.KafkaBrokers, relayCfg)
 	relay := outbox.NewRelay(pool, outboxWriter, relayCfg, logger)
 	wg.Add(1)
@@ -155,6 +159,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		go c.Run(ctx, &wg)
 	}
 
+	// The cleaners' metrics, one set labelled by cleaner.
+	cleanerMetrics := cleaner.NewMetrics(m.Registry)
+
 	// The outbox-dispatched cleaner deletes expired outbox_event rows in small batches.
 	// Its delete takes ctx directly: shutdown may cut it, the next run finishes it.
 	wg.Add(1)
@@ -162,6 +169,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.OutboxDispatchedCleaner.Interval,
 		Retention: cfg.OutboxDispatchedCleaner.Retention,
 		BatchSize: cfg.OutboxDispatchedCleaner.BatchSize,
+		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 	// Everything has started: ready for work.
 	ready.Set(true)

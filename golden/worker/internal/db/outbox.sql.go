@@ -153,6 +153,30 @@ func (q *Queries) MarkOutboxDispatched(ctx context.Context, ids []pgtype.UUID) e
 	return err
 }
 
+const outboxBacklog = `-- name: OutboxBacklog :one
+SELECT count(*) FILTER (WHERE parked_at IS NULL) AS pending,
+       count(*) FILTER (WHERE parked_at IS NOT NULL) AS parked,
+       COALESCE(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE parked_at IS NULL)), 0)::float8 AS oldest_pending_age_seconds
+FROM outbox_event
+WHERE dispatched_at IS NULL
+`
+
+type OutboxBacklogRow struct {
+	Pending                 int64
+	Parked                  int64
+	OldestPendingAgeSeconds float64
+}
+
+// OutboxBacklog is what /metrics reports of the outbox: events waiting,
+// events parked, and the age of the oldest waiting one in seconds (0 when
+// none waits). It reads only undispatched rows, through the pending index.
+func (q *Queries) OutboxBacklog(ctx context.Context) (OutboxBacklogRow, error) {
+	row := q.db.QueryRow(ctx, outboxBacklog)
+	var i OutboxBacklogRow
+	err := row.Scan(&i.Pending, &i.Parked, &i.OldestPendingAgeSeconds)
+	return i, err
+}
+
 const recordOutboxFailures = `-- name: RecordOutboxFailures :exec
 UPDATE outbox_event AS e
 SET attempts        = e.attempts + 1,

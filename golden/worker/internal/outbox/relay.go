@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/segmentio/kafka-go"
 
 	"example.com/relay/internal/db"
@@ -51,6 +52,9 @@ type Config struct {
 	// LockName names the advisory lock of ordered mode; empty means
 	// DefaultLockName. Relays that share a name publish one at a time.
 	LockName string
+	// Metrics counts the relay's work; nil counts into a registry nobody
+	// serves (main passes the service's).
+	Metrics *Metrics
 }
 
 // Relay moves outbox rows to Kafka: lock a batch, publish it, mark it
@@ -70,6 +74,9 @@ func NewRelay(pool *pgxpool.Pool, writer *kafka.Writer, cfg Config, log *slog.Lo
 	lockName := cfg.LockName
 	if lockName == "" {
 		lockName = DefaultLockName
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics(prometheus.NewRegistry())
 	}
 	return &Relay{pool: pool, writer: writer, cfg: cfg, lockName: lockName, log: log.With("worker", "outbox relay")}
 }
@@ -179,7 +186,12 @@ func (r *Relay) backoff(n int) time.Duration {
 // are no error here: they were charged an attempt and wait their turn.
 func (r *Relay) drain(ctx context.Context) error {
 	for ctx.Err() == nil {
+		start := time.Now()
 		more, err := r.publishBatch(ctx)
+		r.cfg.Metrics.BatchDuration.Observe(time.Since(start).Seconds())
+		if err != nil {
+			r.cfg.Metrics.BatchFailures.Inc()
+		}
 		if err != nil || !more {
 			return err
 		}
@@ -253,6 +265,8 @@ func (r *Relay) publishBatch(ctx context.Context) (more bool, err error) {
 	if len(d.sent) > 0 {
 		r.log.Debug("outbox batch published", "events", len(d.sent))
 	}
+	r.cfg.Metrics.Published.Add(float64(len(d.sent)))
+	r.countRefused(d.refused)
 	r.logRefused(d.refused)
 	return len(rows) == r.cfg.BatchSize || d.deferred > 0, d.kafkaErr
 }
@@ -527,6 +541,17 @@ func (r *Relay) failures(refused []refusal) db.RecordOutboxFailuresParams {
 		p.Park = append(p.Park, f.park)
 	}
 	return p
+}
+
+// countRefused counts, once they are committed, the events Kafka refused
+// and those of them parked.
+func (r *Relay) countRefused(refused []refusal) {
+	r.cfg.Metrics.Refused.Add(float64(len(refused)))
+	for _, f := range refused {
+		if f.park {
+			r.cfg.Metrics.Parked.Inc()
+		}
+	}
 }
 
 // logRefused logs, once they are committed, each parked event at error

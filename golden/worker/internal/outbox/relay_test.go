@@ -24,6 +24,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -671,4 +673,48 @@ func (h *logRecorder) matching(match func(logLine) bool) []logLine {
 		}
 	}
 	return out
+}
+
+// The relay's counters and the backlog /metrics reports follow its work:
+// 50 events published, one refused and parked, none waiting after.
+func TestRelayMetrics(t *testing.T) {
+	r := newRig(t, "events")
+	for i := range 50 {
+		r.store("events", fmt.Sprintf("agg-%d", i%5))
+	}
+	refused := r.store("no-such-topic", "agg-x")
+	reg := prometheus.NewRegistry()
+	cfg := testConfig()
+	cfg.MaxAttempts = 1
+	cfg.Metrics = NewMetrics(reg)
+	reg.MustRegister(NewBacklog(r.pool))
+	stop := r.start(cfg)
+	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", 50)
+	r.waitCount("events parked", "parked_at IS NOT NULL", 1)
+	stop()
+
+	for _, c := range []struct {
+		name    string
+		counter prometheus.Counter
+		want    float64
+	}{
+		{"published", cfg.Metrics.Published, 50},
+		{"refused", cfg.Metrics.Refused, 1},
+		{"parked", cfg.Metrics.Parked, 1},
+	} {
+		if got := testutil.ToFloat64(c.counter); got != c.want {
+			t.Errorf("%s counter %v, want %v", c.name, got, c.want)
+		}
+	}
+	want := `
+# HELP relay_outbox_parked_events Outbox events parked, waiting to be released by hand.
+# TYPE relay_outbox_parked_events gauge
+relay_outbox_parked_events 1
+# HELP relay_outbox_pending_events Outbox events not yet dispatched, parked ones excepted.
+# TYPE relay_outbox_pending_events gauge
+relay_outbox_pending_events 0
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "relay_outbox_parked_events", "relay_outbox_pending_events"); err != nil {
+		t.Errorf("backlog: %v (event %s refused)", err, refused)
+	}
 }

@@ -139,6 +139,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		go c.Run(ctx, &wg)
 	}
 
+	// The cleaners' metrics, one set labelled by cleaner.
+	cleanerMetrics := cleaner.NewMetrics(m.Registry)
+
 	// The old-events cleaner deletes expired processed_event rows in small batches.
 	// Its delete takes ctx directly: shutdown may cut it, the next run finishes it.
 	wg.Add(1)
@@ -146,6 +149,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.OldEventsCleaner.Interval,
 		Retention: cfg.OldEventsCleaner.Retention,
 		BatchSize: cfg.OldEventsCleaner.BatchSize,
+		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 
 	// asynq. The client enqueues tasks from the HTTP handlers (httpapi.Deps);

@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"example.com/shop/internal/db"
 	"example.com/shop/internal/testenv"
 )
@@ -86,8 +89,12 @@ func TestCleanerDeletesExpiredRowsInBatches(t *testing.T) {
 	for range 3 {
 		f.rows = append(f.rows, now.Add(-time.Hour)) // recent
 	}
-	c := New("test", Config{Interval: time.Millisecond, Retention: 7 * 24 * time.Hour, BatchSize: 3}, f.delete, testLogger)
+	m := NewMetrics(prometheus.NewRegistry())
+	c := New("test", Config{Interval: time.Millisecond, Retention: 7 * 24 * time.Hour, BatchSize: 3, Metrics: m}, f.delete, testLogger)
 	run(t, c, func() bool { rows, _ := f.snapshot(); return len(rows) == 3 })
+	if got := testutil.ToFloat64(m.Deleted.WithLabelValues("test")); got != 7 {
+		t.Errorf("rows deleted counter %v, want 7", got)
+	}
 
 	rows, calls := f.snapshot()
 	for _, r := range rows {
@@ -141,8 +148,12 @@ func TestCleanerRetriesAfterAFailure(t *testing.T) {
 		}
 		return nil
 	}
-	c := New("test", Config{Interval: time.Millisecond, Retention: time.Minute, BatchSize: 2}, f.delete, testLogger)
+	m := NewMetrics(prometheus.NewRegistry())
+	c := New("test", Config{Interval: time.Millisecond, Retention: time.Minute, BatchSize: 2, Metrics: m}, f.delete, testLogger)
 	run(t, c, func() bool { rows, _ := f.snapshot(); return len(rows) == 0 })
+	if got := testutil.ToFloat64(m.Failures.WithLabelValues("test")); got != 1 {
+		t.Errorf("failed runs counter %v, want 1", got)
+	}
 }
 
 // Each cleaner of this service, against its table in PostgreSQL: the
