@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
@@ -62,7 +63,7 @@ func PlanFor(m *generator.Model, service, dir string) (Plan, error) {
 	}
 	return Plan{}, &generator.InputError{Field: "--dir",
 		Msg: fmt.Sprintf("the log is of service %q, but %s holds the budget of %s", service, filepath.Join(dir, "gsgen.yaml"), names),
-		Fix: fmt.Sprintf("pass --dir with the directory of %s, whose gsgen.yaml holds its budget", service)}
+		Fix: fmt.Sprintf("pass --dir with the directory gsgen generated %s in", strings.TrimSuffix(service, "-worker"))}
 }
 
 // partBudget is the budget of a part: its drain timeout, counted from when

@@ -173,7 +173,7 @@ func readLine(br *bufio.Reader) (text []byte, long bool, err error) {
 
 func noShutdown(name string, lines, jsons int, services []string) error {
 	e := &generator.InputError{Field: name,
-		Msg: fmt.Sprintf(`no shutdown in this log: a generated service logs "shutdown started" when it gets SIGTERM or SIGINT, and none of its %d lines says so`, lines)}
+		Msg: fmt.Sprintf(`no shutdown in this log (%s): a generated service logs "shutdown started" when it gets SIGTERM or SIGINT, and no line here says so`, plural(lines, "line"))}
 	switch {
 	case jsons == 0:
 		e.Fix = "is it the service's stderr? the JSON log goes there (./bin/orders 2> orders.log)"
@@ -183,6 +183,13 @@ func noShutdown(name string, lines, jsons int, services []string) error {
 		e.Fix = fmt.Sprintf("the log of %s ends before a shutdown: stop the service with SIGTERM (kill -TERM PID, Ctrl-C, kubectl delete pod) and keep its log until it exits", strings.Join(services, ", "))
 	}
 	return e
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // builder collects one shutdown as its lines arrive. Parts and budgets are

@@ -272,5 +272,9 @@ func short(d time.Duration) string {
 	for p*10000 <= d {
 		p *= 10
 	}
-	return d.Round(p).String()
+	d = d.Round(p)
+	if d >= time.Second { // "65s", as gsgen plan says, not "1m5s"
+		return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+	}
+	return d.String()
 }
