@@ -27,7 +27,8 @@ type ChartRow struct {
 }
 
 // Bar fills the columns from From to To with Fill, at least one column, so
-// that a step of a few microseconds still shows where it happened.
+// that a step of a few microseconds still shows where it happened. What lies
+// outside the axis is cut off.
 type Bar struct {
 	From, To time.Duration
 	Fill     byte
@@ -55,7 +56,7 @@ func (c Chart) String() string {
 		}
 		cells := bytes.Repeat([]byte{' '}, c.Width)
 		for _, bar := range r.Bars {
-			from := min(c.col(bar.From), c.Width-1)
+			from := min(max(0, c.col(bar.From)), c.Width-1)
 			to := min(max(c.col(bar.To), from+1), c.Width)
 			copy(cells[from:to], bytes.Repeat([]byte{bar.Fill}, to-from))
 		}

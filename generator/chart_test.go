@@ -10,6 +10,7 @@ func TestChartRows(t *testing.T) {
 	c := Chart{End: 10 * time.Second, Width: 10, Rows: []ChartRow{
 		{Name: "late", Bars: []Bar{{10 * time.Second, 10 * time.Second, '#'}}, Note: "n"},
 		{Name: "tiny", Bars: []Bar{{0, time.Microsecond, '#'}}, Note: "n"},
+		{Name: "early", Bars: []Bar{{-5 * time.Second, 2 * time.Second, '#'}}, Note: "n"},
 		{Name: "over", Bars: []Bar{{0, 5 * time.Second, '.'}, {0, 2 * time.Second, '#'}}, Note: "n"},
 		{Name: "mark0", At: 0, Note: "n"},
 		{Name: "mark", At: 5 * time.Second, Note: "n"},
@@ -17,6 +18,7 @@ func TestChartRows(t *testing.T) {
 	want := `       0s     10s
 late  |         #| n
 tiny  |#         | n
+early |##        | n
 over  |##...     | n
 mark0 |^           n
 mark  |    ^       n
