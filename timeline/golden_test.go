@@ -75,3 +75,19 @@ func golden(t *testing.T, path string, got []byte) {
 		t.Errorf("%s differs; run go test ./timeline -update and read the diff\ngot:\n%s", path, got)
 	}
 }
+
+// The README shows http-over.txt as gsgen timeline's example: it must be
+// what gsgen timeline prints today.
+func TestREADMEExample(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := os.ReadFile("testdata/http-over.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(readme, append([]byte("$ gsgen timeline http-over.log\n"), example...)) {
+		t.Error("README.md's gsgen timeline example is not testdata/http-over.txt: copy it in")
+	}
+}

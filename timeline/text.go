@@ -31,7 +31,7 @@ func (t *Timeline) Text(width int) string {
 	if z, ok := t.Zoom(); ok {
 		fmt.Fprintf(&b, "\nZoomed in: the first %s after SIGTERM\n\n%s", short(z.To-z.From), t.chart(z, width))
 	}
-	fmt.Fprintf(&b, "%s\n\n", legend)
+	fmt.Fprintf(&b, "\n%s\n\n", legend)
 	for _, s := range t.Summary {
 		fmt.Fprintln(&b, s)
 	}
