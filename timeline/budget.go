@@ -3,7 +3,6 @@ package timeline
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -111,16 +110,4 @@ func stepName(s *Shutdown, i int) string {
 		return stepClose
 	}
 	return ""
-}
-
-// unlogged lists the parts of want that logged no verb among logged: they
-// were still running when the process exited or the log ends.
-func unlogged(want []string, verb string, logged []Part) []string {
-	var out []string
-	for _, name := range want {
-		if !slices.ContainsFunc(logged, func(p Part) bool { return p.Verb == verb && p.Name == name }) {
-			out = append(out, name)
-		}
-	}
-	return out
 }

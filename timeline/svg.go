@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gsgen-dev/gsgen/generator"
 )
@@ -24,7 +25,7 @@ const (
 	maxRowH   = 52.0
 	minRowH   = 18.0
 	summaryH  = 32.0 // a line of the summary
-	maxSumLen = 150  // characters of a summary line that fit the width
+	maxSumLen = 140  // characters of a summary line that fit the width
 )
 
 // Styles only, embedded: a projector's laptop has no fonts of ours and may
@@ -56,7 +57,19 @@ func (t *Timeline) SVG() string {
 		v = t.Full()
 	}
 	rows := t.visible(v)
-	summary := t.Summary
+	type line struct {
+		text, class string
+	}
+	var summary []line
+	for i, s := range append(t.Outcome, t.Findings...) {
+		class := "sub"
+		if i >= len(t.Outcome) {
+			class = "sub bad"
+		}
+		for _, l := range wrap(s, maxSumLen) {
+			summary = append(summary, line{l, class})
+		}
+	}
 	avail := svgH - rowsY - 90 - summaryH*float64(len(summary))
 	rowH := min(maxRowH, max(minRowH, avail/float64(len(rows))))
 	height := max(svgH, rowsY+rowH*float64(len(rows))+90+summaryH*float64(len(summary)))
@@ -96,8 +109,7 @@ func (t *Timeline) SVG() string {
 		y := rowsY + rowH*float64(i)
 		t.svgRow(&b, r, v, x, y, rowH, font, bottom)
 	}
-	y := bottom + 44
-	legendY := y
+	legendY := bottom + 44
 	lx := labelX
 	for _, l := range []struct{ class, what string }{
 		{"took", "took"}, {"budget", "budget"}, {"over", "over budget"}, {"failed", "failed"},
@@ -107,15 +119,8 @@ func (t *Timeline) SVG() string {
 		text(&b, lx+36, legendY, "sub", l.what)
 		lx += 36 + 12*float64(len(l.what)) + 40
 	}
-	for i, s := range summary {
-		if r := []rune(s); len(r) > maxSumLen {
-			s = string(r[:maxSumLen-1]) + "…" // the terminal output has it whole
-		}
-		class := "sub"
-		if strings.HasPrefix(s, "over budget") || strings.HasPrefix(s, "error") || strings.HasPrefix(s, "not finished") {
-			class = "sub bad"
-		}
-		text(&b, labelX, legendY+44+summaryH*float64(i), class, s)
+	for i, l := range summary {
+		text(&b, labelX, legendY+44+summaryH*float64(i), l.class, l.text)
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
@@ -238,6 +243,24 @@ func text(b *strings.Builder, x, y float64, class, s string) { anchor(b, x, y, c
 
 func anchor(b *strings.Builder, x, y float64, class, anchor, s string) {
 	fmt.Fprintf(b, `<text x="%s" y="%s" class="%s" text-anchor="%s">%s</text>`+"\n", num(x), num(y), class, anchor, esc(s))
+}
+
+// wrap breaks s into lines of at most n characters, between words.
+func wrap(s string, n int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > n {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
 
 // signed is a time since SIGTERM, "+1.2s" or "-10s".

@@ -32,7 +32,7 @@ func (t *Timeline) Text(width int) string {
 		fmt.Fprintf(&b, "\nZoomed in: the first %s after SIGTERM\n\n%s", short(z.To-z.From), t.chart(z, width))
 	}
 	fmt.Fprintf(&b, "\n%s\n\n", legend)
-	for _, s := range t.Summary {
+	for _, s := range append(t.Outcome, t.Findings...) {
 		fmt.Fprintln(&b, s)
 	}
 	return b.String()

@@ -25,14 +25,15 @@ import (
 // starts at SIGTERM. The axis ends at SIGKILL, or at the end of a shutdown
 // that ran past it.
 type Timeline struct {
-	Title   string
-	Axis    string        // what the axis measures, in words
-	SIGTERM time.Duration // on the axis
-	Grace   time.Duration // SIGKILL, on the axis
-	End     time.Duration // the axis' end: a whole second
-	Rows    []Row
-	ended   time.Duration // the last moment of the shutdown, on the axis
-	Summary []string      // the outcome, then each overrun and error in words
+	Title    string
+	Axis     string        // what the axis measures, in words
+	SIGTERM  time.Duration // on the axis
+	Grace    time.Duration // SIGKILL, on the axis
+	End      time.Duration // the axis' end: a whole second
+	Rows     []Row
+	ended    time.Duration // the last moment of the shutdown, on the axis
+	Outcome  []string      // how the shutdown ended against the grace period, in words
+	Findings []string      // each step or part that overran, failed or had not ended
 }
 
 // View is a stretch of the axis to draw.
@@ -104,26 +105,24 @@ func New(s *Shutdown, p Plan) *Timeline {
 		name := stepName(s, i)
 		t.Rows = append(t.Rows, t.measured(Row{Name: strconv.Itoa(st.N) + " " + name, Open: st.Open, Err: overs(st.Overs)}, st.Span, p.stepBudget(name)))
 		first := len(t.Rows)
-		t.parts(p, st.Parts, true)
+		t.addParts(p, st.Parts, true)
 		switch name {
 		case stepDrain:
-			t.unlogged(p, s, "drained", unlogged(p.Drained, "drained", st.Parts), st.From, true)
+			t.addUnlogged(p, s, "drained", p.Drained, st.Parts, st.From, true)
 		case stepClose:
-			t.unlogged(p, s, "closed", unlogged(p.Closed, "closed", st.Parts), st.From, true)
+			t.addUnlogged(p, s, "closed", p.Closed, st.Parts, st.From, true)
 		}
 		// In the order they started: the log has them in the order they ended.
 		slices.SortStableFunc(t.Rows[first:], func(a, b Row) int { return cmp.Compare(a.From, b.From) })
 	}
 	if len(s.Steps) == 0 { // the dedicated worker drains, then closes, and logs no steps
-		t.parts(p, s.Parts, false)
-		if missing := unlogged(p.Drained, "drained", s.Parts); len(missing) > 0 {
-			t.unlogged(p, s, "drained", missing, 0, false)
-		} else {
+		t.addParts(p, s.Parts, false)
+		if t.addUnlogged(p, s, "drained", p.Drained, s.Parts, 0, false) == 0 {
 			var drained time.Duration
 			for _, part := range s.Parts {
 				drained = max(drained, part.To)
 			}
-			t.unlogged(p, s, "closed", unlogged(p.Closed, "closed", s.Parts), drained, false)
+			t.addUnlogged(p, s, "closed", p.Closed, s.Parts, drained, false)
 		}
 	}
 	for _, o := range s.Overs {
@@ -134,24 +133,31 @@ func New(s *Shutdown, p Plan) *Timeline {
 	t.Rows = append(t.Rows, Row{Kind: Mark, Name: "SIGKILL", From: t.Grace, To: t.Grace, What: "grace " + generator.Seconds(l.Grace) + " (terminationGracePeriodSeconds)"})
 	t.ended = end
 	t.End = max(l.Grace, (end + time.Second - 1).Truncate(time.Second))
-	t.Summary = t.summary(s, end)
+	t.Outcome, t.Findings = t.summary(s, end)
 	return t
 }
 
-// parts adds a row for each part logged.
-func (t *Timeline) parts(p Plan, parts []Part, inStep bool) {
+// addParts adds a row for each part logged.
+func (t *Timeline) addParts(p Plan, parts []Part, inStep bool) {
 	for _, part := range parts {
 		t.Rows = append(t.Rows, t.measured(Row{Name: part.Name, Part: inStep, Err: part.Err, What: part.Verb}, part.Span, p.partBudget(part)))
 	}
 }
 
-// unlogged adds a row for each part the plan has that logged no verb: it
-// was running from from until the process exited or the log ends.
-func (t *Timeline) unlogged(p Plan, s *Shutdown, verb string, names []string, from time.Duration, inStep bool) {
-	for _, name := range names {
+// addUnlogged adds a row for each part of want that logged no verb: it was
+// running from from until the process exited or the log ends. It returns
+// how many it added.
+func (t *Timeline) addUnlogged(p Plan, s *Shutdown, verb string, want []string, logged []Part, from time.Duration, inStep bool) int {
+	n := 0
+	for _, name := range want {
+		if slices.ContainsFunc(logged, func(l Part) bool { return l.Verb == verb && l.Name == name }) {
+			continue
+		}
 		part := Part{Name: name, Verb: verb, Span: Span{from, max(from, s.End.At)}}
 		t.Rows = append(t.Rows, t.measured(Row{Name: name, Part: inStep, What: verb, Open: true}, part.Span, p.partBudget(part)))
+		n++
 	}
+	return n
 }
 
 // measured places a step or part logged at span (since SIGTERM) on the axis.
@@ -176,9 +182,10 @@ func signalName(s string) string {
 	return "signal " + s
 }
 
-func overs(os []Over) string {
+// overs says which budgets ran out.
+func overs(list []Over) string {
 	s := ""
-	for i, o := range os {
+	for i, o := range list {
 		if i > 0 {
 			s += "; "
 		}
@@ -187,6 +194,7 @@ func overs(os []Over) string {
 	return s
 }
 
+// endName names the row of the shutdown's end.
 var endName = map[string]string{Completed: "complete", SecondSignal: "2nd signal", LogEnds: "log ends"}
 
 func endWhat(e End) string {
@@ -199,7 +207,9 @@ func endWhat(e End) string {
 	return `no "shutdown complete": killed, or the log was cut`
 }
 
-func (t *Timeline) summary(s *Shutdown, end time.Duration) []string {
+// summary says how the shutdown ended against the grace period, then
+// each part or step that had not ended or overran, then each error.
+func (t *Timeline) summary(s *Shutdown, end time.Duration) (outcome, findings []string) {
 	took := short(s.End.At)
 	var first string
 	switch s.End.How {
@@ -218,7 +228,8 @@ func (t *Timeline) summary(s *Shutdown, end time.Duration) []string {
 	} else {
 		first += fmt.Sprintf(": %s of the %s grace period, %s past SIGKILL, which would have cut it", short(end), generator.Seconds(t.Grace), short(-spare))
 	}
-	out := []string{first}
+	outcome = []string{first}
+	var out []string
 	for i, r := range t.Rows {
 		switch {
 		case r.Open && r.What == "":
@@ -234,10 +245,10 @@ func (t *Timeline) summary(s *Shutdown, end time.Duration) []string {
 			out = append(out, fmt.Sprintf("error: %s: %s", r.label(), r.Err))
 		}
 	}
-	if len(out) == 1 && s.End.How == Completed {
-		out = append(out, "every step and part within its budget, none failed")
+	if len(out) == 0 && s.End.How == Completed {
+		outcome = append(outcome, "every step and part within its budget, none failed")
 	}
-	return out
+	return outcome, out
 }
 
 // partOverran says a part of step row i overran: it says why the step did.
