@@ -227,28 +227,16 @@ func (l Ladder) MarkdownTable() string {
 // The axis runs to the grace period, or to the worst case when that is
 // longer, so a broken ladder shows how far past SIGKILL it reaches.
 func (l Ladder) Timeline(width int) string {
-	end := max(l.Grace, l.Worst())
-	col := func(d time.Duration) int { return int(int64(d) * int64(width) / int64(end)) }
-	phases := l.Phases()
-	nameW := len("SIGKILL")
-	for _, p := range phases {
-		nameW = max(nameW, len(p.Name))
-	}
-	var b strings.Builder
-	endLabel := Seconds(end)
-	fmt.Fprintf(&b, "%-*s  0s%*s\n", nameW, "", width-2, endLabel)
-	for _, p := range phases {
-		from, to := col(p.Start), max(col(p.End), col(p.Start)+1)
-		fill := "#"
+	c := Chart{End: max(l.Grace, l.Worst()), Width: width}
+	for _, p := range l.Phases() {
+		fill := byte('#')
 		if p.Name == "slack" {
-			fill = "."
+			fill = '.'
 		}
-		bar := strings.Repeat(" ", from) + strings.Repeat(fill, to-from)
-		fmt.Fprintf(&b, "%-*s |%-*s| %s-%s\n", nameW, p.Name, width, bar, Seconds(p.Start), Seconds(p.End))
+		c.Rows = append(c.Rows, ChartRow{Name: p.Name, Bars: []Bar{{p.Start, p.End, fill}}, Note: Seconds(p.Start) + "-" + Seconds(p.End)})
 	}
-	kill := col(l.Grace)
-	fmt.Fprintf(&b, "%-*s |%s^%s  at %s\n", nameW, "SIGKILL", strings.Repeat(" ", max(0, kill-1)), strings.Repeat(" ", max(0, width-kill)), Seconds(l.Grace))
-	return b.String()
+	c.Rows = append(c.Rows, ChartRow{Name: "SIGKILL", At: l.Grace, Note: "at " + Seconds(l.Grace)})
+	return c.String()
 }
 
 // Seconds formats d for budgets: whole seconds as "60s" rather than "1m0s",

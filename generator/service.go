@@ -62,6 +62,10 @@ func ReadService(dir string) (*Service, error) {
 	return s, nil
 }
 
+// Model validates the service's answers and derives its model, with the
+// tables its own migrations create (its cleaners may target them).
+func (s *Service) Model() (*Model, error) { return newModel(s.Answers, userTables(s.UserSQL)) }
+
 var (
 	createTableRE = regexp.MustCompile(`(?is)\bcreate\s+table\s+(?:if\s+not\s+exists\s+)?(?:\w+\.)?"?(\w+)"?\s*\((.*?)\)\s*;`)
 	columnKeyRE   = regexp.MustCompile(`(?im)^\s*"?(\w+)"?\s+[^,]*\bprimary\s+key\b`)

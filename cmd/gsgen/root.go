@@ -73,7 +73,7 @@ in the right order, with Kubernetes timeouts that agree with the Go code.`,
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newNewCmd(e), newAddCmd(e), newRegenCmd(e), newRemoveCmd(e), newPlanCmd(e), newVetCmd(e), newVersionCmd(e))
+	root.AddCommand(newNewCmd(e), newAddCmd(e), newRegenCmd(e), newRemoveCmd(e), newPlanCmd(e), newTimelineCmd(e), newVetCmd(e), newVersionCmd(e))
 	return root
 }
 
