@@ -63,29 +63,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// probe: it fails while asynq's periodic check cannot reach Redis, so a
 	// worker wedged on a lost connection is restarted.
 	var redisErr atomic.Pointer[error]
-	ready := &admin.Readiness{}
-	adminLn, err := new(net.ListenConfig).Listen(context.Background(), "tcp", cfg.AdminAddr)
-	if err != nil {
-		logger.Error("part failed", "part", "admin listener", "err", err)
-		return exitFailed
-	}
-	live := func() error {
-		if err := redisErr.Load(); err != nil {
-			return *err
-		}
-		return nil
-	}
-	m := metrics.New()
-	adminSrv := admin.NewServer(ready, admin.Config{Live: live, Metrics: m.Registry, Pprof: cfg.Pprof}, logger)
-	go func() {
-		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
-			logger.Error("part failed", "part", "admin listener", "err", err)
-		}
-	}()
-	defer adminSrv.Close()
-	logger.Info("admin server listening", "addr", adminLn.Addr().String())
-
-	srv := tasks.NewServer(tasks.Config{
+	taskCfg := tasks.Config{
 		RedisAddr:       cfg.RedisAddr,
 		RedisPassword:   cfg.RedisPassword,
 		RedisDB:         cfg.RedisDB,
@@ -99,7 +77,34 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			err = fmt.Errorf("redis at %s: %w", cfg.RedisAddr, err)
 			redisErr.Store(&err)
 		},
-	}, logger)
+	}
+	ready := &admin.Readiness{}
+	adminLn, err := new(net.ListenConfig).Listen(context.Background(), "tcp", cfg.AdminAddr)
+	if err != nil {
+		logger.Error("part failed", "part", "admin listener", "err", err)
+		return exitFailed
+	}
+	live := func() error {
+		if err := redisErr.Load(); err != nil {
+			return *err
+		}
+		return nil
+	}
+	m := metrics.New()
+	// The queues on /metrics, read from Redis at each scrape.
+	queueMetrics := tasks.NewQueueMetrics(taskCfg)
+	defer queueMetrics.Close()
+	m.Registry.MustRegister(queueMetrics)
+	adminSrv := admin.NewServer(ready, admin.Config{Live: live, Metrics: m.Registry, Pprof: cfg.Pprof}, logger)
+	go func() {
+		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("part failed", "part", "admin listener", "err", err)
+		}
+	}()
+	defer adminSrv.Close()
+	logger.Info("admin server listening", "addr", adminLn.Addr().String())
+
+	srv := tasks.NewServer(taskCfg, logger)
 	// asynq does not check Redis when it starts: check now, so an unreachable
 	// Redis fails the deploy instead of filling the log with retries.
 	if err := srv.Ping(); err != nil {

@@ -11,6 +11,7 @@ package tasks
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -19,6 +20,8 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"example.com/orders/internal/testenv"
 )
@@ -222,6 +225,42 @@ func TestStopTakesNoNewTask(t *testing.T) {
 		t.Errorf("the stopped server ran %d new tasks, want 0", n)
 	}
 	srv.Shutdown()
+}
+
+// The queue metrics count what the servers did with the queue's tasks: two
+// processed, one of them failed (and archived: no retry left).
+func TestQueueMetrics(t *testing.T) {
+	s := newTestServer(t, testenv.Hang)
+	qm := NewQueueMetrics(s.cfg)
+	defer qm.Close()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(qm)
+	if _, err := reg.Gather(); err != nil {
+		t.Fatalf("a queue that never held a task: %v", err)
+	}
+	mux := asynq.NewServeMux()
+	mux.HandleFunc("test:ok", func(context.Context, *asynq.Task) error { return nil })
+	mux.HandleFunc("test:fail", func(context.Context, *asynq.Task) error { return fmt.Errorf("broken: %w", asynq.SkipRetry) })
+	s.start(mux)
+	s.waitState(s.enqueue("test:ok"), asynq.TaskStateCompleted)
+	failed := s.enqueue("test:fail")
+	testenv.WaitFor(t, "the failing task archived", 1, func() (int, error) {
+		if s.info(failed).State == asynq.TaskStateArchived {
+			return 1, nil
+		}
+		return 0, nil
+	})
+	want := fmt.Sprintf(`
+# HELP orders_asynq_tasks_failed_total asynq tasks whose handler failed, by every server.
+# TYPE orders_asynq_tasks_failed_total counter
+orders_asynq_tasks_failed_total{queue=%[1]q} 1
+# HELP orders_asynq_tasks_processed_total asynq tasks processed from a queue, failed ones included, by every server.
+# TYPE orders_asynq_tasks_processed_total counter
+orders_asynq_tasks_processed_total{queue=%[1]q} 2
+`, s.queue)
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "orders_asynq_tasks_failed_total", "orders_asynq_tasks_processed_total"); err != nil {
+		t.Error(err)
+	}
 }
 
 // logWatch is a slog.Handler that keeps the server's log (shown when the

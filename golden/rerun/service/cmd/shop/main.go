@@ -166,6 +166,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// a signal handler of its own, and this process stops its parts in the
 	// order below.
 	taskSrv := tasks.NewServer(taskCfg, logger)
+	// Its queues on /metrics, read from Redis at each scrape.
+	queueMetrics := tasks.NewQueueMetrics(taskCfg)
+	m.Registry.MustRegister(queueMetrics)
 	// asynq does not check Redis when it starts: check now, so an unreachable
 	// Redis fails the start instead of filling the log with retries.
 	if err := taskClient.Ping(); err != nil {
@@ -303,7 +306,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 				}
 				// The asynq client, now that HTTP has drained: no request is left
 				// that could enqueue a task.
-				closing.Go(func() { sd.part("closed", "asynq client", taskClient.Close) })
+				// With it the queue metrics' own Redis connections.
+				closing.Go(func() {
+					sd.part("closed", "asynq client", func() error { return errors.Join(taskClient.Close(), queueMetrics.Close()) })
+				})
 				closing.Wait()
 				// The pool last, strictly after step 3: a loop still inside a
 				// transaction would find it closed. Close waits for connections in
