@@ -3,15 +3,11 @@ package e2e
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/gsgen-dev/gsgen/generator"
 )
 
 // shutdownStep is one step of design §5 as the service logs it: its parts
@@ -93,19 +89,7 @@ func checkShutdownLog(t *testing.T, s *service, want []shutdownStep) (total time
 // margin lie outside the process).
 func budget(t *testing.T, preset string) time.Duration {
 	t.Helper()
-	name := filepath.Join("..", "golden", preset+".yaml")
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := generator.ParseAnswersFile(name, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := generator.NewModel(a.WithDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := presetModel(t, preset)
 	return m.Ladder.LongestDrain().D + m.Ladder.Close
 }
 

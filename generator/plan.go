@@ -64,6 +64,11 @@ func Plan(m *Model) (FilePlan, error) {
 		PlannedFile{Path: "go.mod", Owner: OwnedByGsgen, Build: buildGoMod, NoMarker: true, Merge: mergeGoMod},
 		PlannedFile{Path: "go.sum", Owner: OwnedByGsgen, Build: buildGoSum, NoMarker: true, Merge: mergeGoSum},
 		PlannedFile{Path: "gsgen.yaml", Owner: OwnedByGsgen, Build: buildAnswersFile, NoMarker: true},
+		// Built in Go, not templated: JSON has no comments to hold the marker
+		// (its description says it), and the rules' {{ $labels }} would clash
+		// with text/template.
+		PlannedFile{Path: "deploy/monitoring/dashboard.json", Owner: OwnedByGsgen, Build: buildDashboard, NoMarker: true},
+		PlannedFile{Path: "deploy/monitoring/prometheusrule.yaml", Owner: OwnedByGsgen, Build: buildRules, NoMarker: true},
 	)
 	slices.SortFunc(p, func(a, b PlannedFile) int { return strings.Compare(a.Path, b.Path) })
 	return p, nil

@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -797,5 +798,121 @@ func checkStopGrace(t *testing.T, name, got string, want time.Duration) {
 	d, err := time.ParseDuration(got)
 	if err != nil || d != want {
 		t.Errorf("%s: stop_grace_period %q, want the grace period %v", name, got, want)
+	}
+}
+
+// TestMonitoring reads deploy/monitoring of each golden service: the
+// PodMonitor scrapes the admin port of every Deployment's pods, the
+// kustomization applies the rules and loads the dashboard, and the
+// dashboard and rules are well-formed. (e2e's
+// TestDashboardReadsExportedMetrics checks the metric names they read
+// against a running service.)
+func TestMonitoring(t *testing.T) {
+	for _, p := range presets(t) {
+		t.Run(p.name, func(t *testing.T) {
+			m := presetModel(t, p)
+			dir := filepath.Join(p.tree, "deploy", "monitoring")
+			read := func(name string, v any) {
+				t.Helper()
+				data, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := yaml.UnmarshalStrict(data, v); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+			}
+			var k struct {
+				APIVersion         string   `json:"apiVersion"`
+				Kind               string   `json:"kind"`
+				Resources          []string `json:"resources"`
+				ConfigMapGenerator []struct {
+					Name    string   `json:"name"`
+					Files   []string `json:"files"`
+					Options struct {
+						DisableNameSuffixHash bool              `json:"disableNameSuffixHash"`
+						Labels                map[string]string `json:"labels"`
+					} `json:"options"`
+				} `json:"configMapGenerator"`
+			}
+			read("kustomization.yaml", &k)
+			if !slices.Equal(k.Resources, []string{"podmonitor.yaml", "prometheusrule.yaml"}) || len(k.ConfigMapGenerator) != 1 ||
+				!slices.Equal(k.ConfigMapGenerator[0].Files, []string{"dashboard.json"}) || k.ConfigMapGenerator[0].Options.Labels["grafana_dashboard"] != "1" {
+				t.Errorf("kustomization %+v: want the PodMonitor, the rules and the dashboard for Grafana", k)
+			}
+			var pm struct {
+				APIVersion string `json:"apiVersion"`
+				Kind       string `json:"kind"`
+				Metadata   struct {
+					Name   string            `json:"name"`
+					Labels map[string]string `json:"labels"`
+				} `json:"metadata"`
+				Spec struct {
+					Selector            struct{ MatchLabels map[string]string } `json:"selector"`
+					PodMetricsEndpoints []struct {
+						Port, Path, Interval string
+					} `json:"podMetricsEndpoints"`
+				} `json:"spec"`
+			}
+			read("podmonitor.yaml", &pm)
+			if pm.Kind != "PodMonitor" || len(pm.Spec.PodMetricsEndpoints) != 1 || pm.Spec.PodMetricsEndpoints[0].Port != "admin" || pm.Spec.PodMetricsEndpoints[0].Path != "/metrics" {
+				t.Errorf("PodMonitor %+v: want /metrics on the port named admin", pm)
+			}
+			selector := labels.SelectorFromSet(pm.Spec.Selector.MatchLabels)
+			for name, d := range readManifests(t, filepath.Join(p.tree, "deploy", "k8s")).deployments {
+				if !selector.Matches(labels.Set(d.Spec.Template.Labels)) {
+					t.Errorf("the PodMonitor does not select the pods of %s", name)
+				}
+				if containerPort(t, onlyContainer(t, d), intstr.FromString("admin")) != int32(m.AdminPort) {
+					t.Errorf("%s: no admin port %d to scrape", name, m.AdminPort)
+				}
+			}
+			var rules struct {
+				APIVersion string `json:"apiVersion"`
+				Kind       string `json:"kind"`
+				Metadata   struct {
+					Name   string            `json:"name"`
+					Labels map[string]string `json:"labels"`
+				} `json:"metadata"`
+				Spec struct {
+					Groups []struct {
+						Name  string `json:"name"`
+						Rules []struct {
+							Alert       string            `json:"alert"`
+							Expr        string            `json:"expr"`
+							For         string            `json:"for"`
+							Labels      map[string]string `json:"labels"`
+							Annotations map[string]string `json:"annotations"`
+						} `json:"rules"`
+					} `json:"groups"`
+				} `json:"spec"`
+			}
+			read("prometheusrule.yaml", &rules)
+			if rules.Kind != "PrometheusRule" || len(rules.Spec.Groups) != 1 || len(rules.Spec.Groups[0].Rules) != len(m.AlertQueries()) {
+				t.Errorf("rules %+v: want one group with the model's %d alerts", rules, len(m.AlertQueries()))
+			}
+			var dashboard struct {
+				Panels []struct {
+					Title   string
+					Targets []struct{ Expr string }
+				}
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "dashboard.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, &dashboard); err != nil {
+				t.Fatalf("dashboard.json: %v", err)
+			}
+			var exprs []string
+			for _, panel := range dashboard.Panels {
+				for _, target := range panel.Targets {
+					exprs = append(exprs, target.Expr)
+				}
+			}
+			if !slices.Equal(exprs, m.DashboardQueries()) {
+				t.Errorf("dashboard queries %q, want the model's %q", exprs, m.DashboardQueries())
+			}
+		})
 	}
 }

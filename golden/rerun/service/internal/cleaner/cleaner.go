@@ -73,6 +73,10 @@ func New(name string, cfg Config, deleteBatch DeleteFunc, log *slog.Logger) *Cle
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics(prometheus.NewRegistry())
 	}
+	// Every series from the start, at zero: a rate or an alert over a
+	// series that appears only with its first failure sees nothing change.
+	cfg.Metrics.Deleted.WithLabelValues(name)
+	cfg.Metrics.Failures.WithLabelValues(name)
 	return &Cleaner{name: name, cfg: cfg, deleteBatch: deleteBatch, log: log.With("worker", name+" cleaner")}
 }
 

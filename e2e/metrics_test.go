@@ -1,0 +1,119 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/gsgen-dev/gsgen/generator"
+)
+
+// Every graph of the full preset's dashboard and every alert of its rules
+// (deploy/monitoring) reads metrics the running service exports, once each
+// part has done some work: an HTTP request, an outbox event published, a
+// cleaner run, a task. (The alert on exit codes reads kube-state-metrics.)
+func TestDashboardReadsExportedMetrics(t *testing.T) {
+	e2eOnly(t)
+	rig := newFullRig(t, fullService)
+	m := presetModel(t, "full")
+	extra := map[string]string{}
+	for _, c := range m.Cleaners {
+		extra[c.EnvPrefix+"INTERVAL"] = "50ms"
+	}
+	svc := rig.start("full, metrics", extra)
+
+	if r := get(&http.Client{Timeout: hang}, "http://"+svc.addr+"/hello/metrics"); r.status != http.StatusOK {
+		t.Fatalf("GET /hello/metrics: %+v", r)
+	}
+	if _, err := rig.pool.Exec(context.Background(), "INSERT INTO outbox_event (aggregate_id, topic, payload) VALUES ('agg-1', $1, '')", outboxTopic); err != nil {
+		t.Fatal(err)
+	}
+	client := asynq.NewClientFromRedisClient(rig.rdb)
+	if _, err := client.Enqueue(asynq.NewTask("email:welcome", []byte(`{"user_id":1,"email":"a@example.com"}`)), asynq.Timeout(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	queries := append(m.DashboardQueries(), m.AlertQueries()...)
+	names := len(missingMetrics(queries, ""))
+	last := ""
+	waitCount(t, "metrics the dashboard reads, exported", names, func() int {
+		missing := missingMetrics(queries, scrape(t, svc))
+		if now := fmt.Sprint(missing); now != last && len(missing) > 0 {
+			t.Logf("not exported yet: %s", now) // each change once: on a failure, what stayed missing
+			last = now
+		}
+		return names - len(missing)
+	})
+	svc.stop()
+	t.Logf("dashboard and alerts: %d queries, every metric they read is exported", len(queries))
+}
+
+// metricName matches the names of metrics in a query: the service's own
+// and the Go runtime's and process's.
+var metricName = regexp.MustCompile(`\b([a-z][a-z0-9_]*_(?:[a-z0-9_]+)|go_goroutines)\b`)
+
+// missingMetrics lists the metrics the queries read that scraped lacks.
+func missingMetrics(queries []string, scraped string) []string {
+	var missing []string
+	for _, q := range queries {
+		for _, name := range metricName.FindAllString(q, -1) {
+			if isPromQLWord(name) || strings.HasPrefix(name, "kube_") {
+				continue
+			}
+			if !strings.Contains(scraped, "\n"+name+" ") && !strings.Contains(scraped, "\n"+name+"{") {
+				missing = append(missing, name)
+			}
+		}
+	}
+	return missing
+}
+
+// isPromQLWord reports whether a name in a query is PromQL's own, not a metric.
+func isPromQLWord(name string) bool {
+	switch name {
+	case "histogram_quantile":
+		return true
+	}
+	return false
+}
+
+func scrape(t *testing.T, svc *service) string {
+	t.Helper()
+	resp, err := (&http.Client{Timeout: hang}).Get("http://" + svc.admin + "/metrics")
+	if err != nil {
+		t.Fatalf("GET /metrics: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "\n" + string(body)
+}
+
+// presetModel is the model of golden/<preset>.yaml, as gsgen builds it.
+func presetModel(t *testing.T, preset string) *generator.Model {
+	t.Helper()
+	name := filepath.Join("..", "golden", preset+".yaml")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := generator.ParseAnswersFile(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := generator.NewModel(a.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
