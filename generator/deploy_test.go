@@ -74,8 +74,8 @@ func TestDeploySecretsAndTopics(t *testing.T) {
 	if !d.RedisSecret.Optional || d.PostgresSecret.Optional {
 		t.Error("REDIS_PASSWORD is optional (a Redis may have none), DATABASE_URL is not")
 	}
-	if want := []string{"events", "payments"}; !slices.Equal(d.Topics, want) {
-		t.Errorf("topics %v, want %v (sorted, each once)", d.Topics, want)
+	if want := []string{"events", "events.dlq", "payments", "payments.dlq"}; !slices.Equal(d.Topics, want) {
+		t.Errorf("topics %v, want %v (read and dead-lettered to; sorted, each once)", d.Topics, want)
 	}
 	for _, e := range d.Config {
 		if e.Name == "DATABASE_URL" || e.Name == "REDIS_PASSWORD" {

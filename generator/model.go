@@ -56,6 +56,16 @@ type Model struct {
 	Cleaners   []CleanerJob
 	TaskServer *TaskServer
 
+	// EventIDHeader is the Kafka header that carries an event's id: the
+	// outbox relay sets it, consumers deduplicate on it.
+	EventIDHeader string
+	// DeadLetterHeaders are the headers a consumer adds to a message it
+	// dead-letters; nil without kafka.
+	DeadLetterHeaders []DeadLetterHeader
+	// MaxAttemptsLimit bounds a consumer's max_attempts, and its
+	// KAFKA_<NAME>_MAX_ATTEMPTS in the service's config.
+	MaxAttemptsLimit int
+
 	// Answers is the normalised answers, written back as gsgen.yaml.
 	Answers Answers
 
@@ -66,6 +76,11 @@ type Model struct {
 type Timeouts struct {
 	PreStop, Grace, HTTPShutdown, WorkerDrain, AsynqShutdown, TaskTimeout, CloseBudget, Margin time.Duration
 }
+
+// EventIDHeader is the Kafka header that carries an event's id, defined once
+// for every template: the outbox relay sets it to the row's id, consumers
+// deduplicate on it and dead-letter a message without a usable one.
+const EventIDHeader = "event_id"
 
 var nameRE = regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`)
 
@@ -87,7 +102,7 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, userTables: userTables}
+	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, EventIDHeader: EventIDHeader, userTables: userTables}
 	for _, c := range comps {
 		switch c {
 		case HTTP:

@@ -34,8 +34,9 @@ type Config struct {
 	DatabaseMaxConns        int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
 	KafkaBrokers            []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
 	Outbox                  Outbox        // OUTBOX_BATCH_SIZE, OUTBOX_POLL_INTERVAL, OUTBOX_BATCH_TIMEOUT, OUTBOX_ORDERED
-	OrderEventsConsumer     Consumer      // KAFKA_ORDER_EVENTS_TOPIC, KAFKA_ORDER_EVENTS_GROUP, KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT
+	OrderEventsConsumer     Consumer      // KAFKA_ORDER_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
 	OutboxDispatchedCleaner Cleaner       // CLEANER_OUTBOX_DISPATCHED_RETENTION, CLEANER_OUTBOX_DISPATCHED_INTERVAL, CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE
+	ProcessedEventsCleaner  Cleaner       // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
 }
 
 // Outbox is the outbox relay's configuration.
@@ -50,7 +51,13 @@ type Outbox struct {
 type Consumer struct {
 	Topic          string        // the topic it reads
 	Group          string        // its consumer group id: the service's replicas share the topic's partitions
-	HandlerTimeout time.Duration // how long one message may take, shutdown included; at most WORKER_DRAIN_TIMEOUT
+	HandlerTimeout time.Duration // how long one message may take, shutdown included
+	// CommitTimeout bounds what follows the handler: the dead-letter write,
+	// if the message failed, and the offset commit. HandlerTimeout +
+	// CommitTimeout is at most WORKER_DRAIN_TIMEOUT.
+	CommitTimeout   time.Duration
+	MaxAttempts     int    // handler runs before a failing message is dead-lettered
+	DeadLetterTopic string // where such messages go: not Topic, and created ahead of time where auto-creation is off
 }
 
 // Cleaner is one cleaner's configuration.
@@ -108,14 +115,23 @@ func Load(getenv func(string) string) (Config, error) {
 			Ordered:      e.boolean("OUTBOX_ORDERED", defaultOutboxOrdered),
 		},
 		OrderEventsConsumer: Consumer{
-			Topic:          e.str("KAFKA_ORDER_EVENTS_TOPIC", "events"),
-			Group:          e.str("KAFKA_ORDER_EVENTS_GROUP", "orders-order-events"),
-			HandlerTimeout: e.duration("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", 10*time.Second),
+			Topic:           e.str("KAFKA_ORDER_EVENTS_TOPIC", "events"),
+			Group:           e.str("KAFKA_ORDER_EVENTS_GROUP", "orders-order-events"),
+			HandlerTimeout:  e.duration("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", 10*time.Second),
+			CommitTimeout:   e.duration("KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT", 5*time.Second),
+			MaxAttempts:     e.count("KAFKA_ORDER_EVENTS_MAX_ATTEMPTS", 5, 100),
+			DeadLetterTopic: e.str("KAFKA_ORDER_EVENTS_DLQ_TOPIC", "events.dlq"),
 		},
 		OutboxDispatchedCleaner: Cleaner{
 			Retention: e.duration("CLEANER_OUTBOX_DISPATCHED_RETENTION", 168*time.Hour),
 			Interval:  e.duration("CLEANER_OUTBOX_DISPATCHED_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE", 500, 10000),
+		},
+		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
+		ProcessedEventsCleaner: Cleaner{
+			Retention: e.duration("CLEANER_PROCESSED_EVENTS_RETENTION", 168*time.Hour),
+			Interval:  e.duration("CLEANER_PROCESSED_EVENTS_INTERVAL", time.Minute),
+			BatchSize: e.count("CLEANER_PROCESSED_EVENTS_BATCH_SIZE", 500, 10000),
 		},
 	}
 	// The ladder, checked again at run time: a batch or a message in hand
@@ -123,8 +139,12 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.Outbox.BatchTimeout > c.WorkerDrainTimeout {
 		e.bad("OUTBOX_BATCH_TIMEOUT", c.Outbox.BatchTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would wait for a batch longer than the drain allows")
 	}
-	if c.OrderEventsConsumer.HandlerTimeout > c.WorkerDrainTimeout {
-		e.bad("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", c.OrderEventsConsumer.HandlerTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would cut the message in hand")
+	if handler, commit := c.OrderEventsConsumer.HandlerTimeout, c.OrderEventsConsumer.CommitTimeout; handler+commit > c.WorkerDrainTimeout {
+		e.bad("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", handler.String(), fmt.Sprintf("+ KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT %v = %v is longer than WORKER_DRAIN_TIMEOUT %v: a shutdown would cut the message in hand before its commit; shorten either, or raise WORKER_DRAIN_TIMEOUT to at least %[2]v",
+			commit, handler+commit, c.WorkerDrainTimeout))
+	}
+	if c.OrderEventsConsumer.DeadLetterTopic == c.OrderEventsConsumer.Topic {
+		e.bad("KAFKA_ORDER_EVENTS_DLQ_TOPIC", c.OrderEventsConsumer.DeadLetterTopic, "is KAFKA_ORDER_EVENTS_TOPIC: a failed message would come back to the topic it failed in, forever")
 	}
 	// The ladder, checked again with the deployed value: a task may run for
 	// tasks.TaskTimeout, so a shorter drain would cut it on every deploy.

@@ -263,6 +263,7 @@ var (
 	wantClosed  = []string{
 		"kafka writer",
 		"kafka reader order-events",
+		"kafka dead-letter writer",
 		"postgres pool", // last: a loop still inside a transaction would find it closed
 	}
 )
@@ -427,7 +428,7 @@ func testEnv(t *testing.T, vars map[string]string) func(string) string {
 	t.Helper()
 	env := map[string]string{}
 	_, env["DATABASE_URL"] = testenv.Postgres(t)
-	_, brokers := testenv.Kafka(t, "events")
+	_, brokers := testenv.Kafka(t, "events", "events.dlq")
 	env["KAFKA_BROKERS"] = strings.Join(brokers, ",")
 	maps.Copy(env, vars)
 	return fixedEnv(env)

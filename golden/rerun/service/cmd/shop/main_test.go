@@ -263,6 +263,7 @@ var (
 	wantDrained = []string{"http", "workers", "asynq"}
 	wantClosed  = []string{
 		"kafka reader product-events",
+		"kafka dead-letter writer",
 		"asynq client",
 		"postgres pool", // last: a loop still inside a transaction would find it closed
 	}
@@ -429,7 +430,7 @@ func testEnv(t *testing.T, vars map[string]string) func(string) string {
 	t.Helper()
 	env := map[string]string{}
 	_, env["DATABASE_URL"] = testenv.Postgres(t)
-	_, brokers := testenv.Kafka(t, "products")
+	_, brokers := testenv.Kafka(t, "products", "products.dlq")
 	env["KAFKA_BROKERS"] = strings.Join(brokers, ",")
 	redis := testenv.Redis(t)
 	env["REDIS_ADDR"], env["REDIS_PASSWORD"], env["REDIS_DB"] = redis.Addr, redis.Password, strconv.Itoa(redis.DB)

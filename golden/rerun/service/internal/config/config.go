@@ -20,28 +20,35 @@ import (
 
 // Config is the service's configuration.
 type Config struct {
-	HTTPAddr              string        // HTTP_ADDR: where the HTTP server listens
-	HTTPShutdownTimeout   time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
-	CloseTimeout          time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
-	LogLevel              slog.Level    // LOG_LEVEL: debug, info, warn or error
-	RedisAddr             string        // REDIS_ADDR: the Redis that holds asynq's queues
-	RedisPassword         string        // REDIS_PASSWORD: empty if Redis has none; set it from a Secret
-	RedisDB               int           // REDIS_DB: the Redis database number
-	AsynqConcurrency      int           // ASYNQ_CONCURRENCY: how many tasks one process runs at once
-	AsynqShutdownTimeout  time.Duration // ASYNQ_SHUTDOWN_TIMEOUT: how long running tasks may take to finish at shutdown
-	WorkerDrainTimeout    time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
-	DatabaseURL           string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
-	DatabaseMaxConns      int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
-	KafkaBrokers          []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
-	ProductEventsConsumer Consumer      // KAFKA_PRODUCT_EVENTS_TOPIC, KAFKA_PRODUCT_EVENTS_GROUP, KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT
-	OldEventsCleaner      Cleaner       // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE
+	HTTPAddr               string        // HTTP_ADDR: where the HTTP server listens
+	HTTPShutdownTimeout    time.Duration // HTTP_SHUTDOWN_TIMEOUT: how long in-flight requests may take to finish
+	CloseTimeout           time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
+	LogLevel               slog.Level    // LOG_LEVEL: debug, info, warn or error
+	RedisAddr              string        // REDIS_ADDR: the Redis that holds asynq's queues
+	RedisPassword          string        // REDIS_PASSWORD: empty if Redis has none; set it from a Secret
+	RedisDB                int           // REDIS_DB: the Redis database number
+	AsynqConcurrency       int           // ASYNQ_CONCURRENCY: how many tasks one process runs at once
+	AsynqShutdownTimeout   time.Duration // ASYNQ_SHUTDOWN_TIMEOUT: how long running tasks may take to finish at shutdown
+	WorkerDrainTimeout     time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
+	DatabaseURL            string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
+	DatabaseMaxConns       int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
+	KafkaBrokers           []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
+	ProductEventsConsumer  Consumer      // KAFKA_PRODUCT_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
+	ProcessedEventsCleaner Cleaner       // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
+	OldEventsCleaner       Cleaner       // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE
 }
 
 // Consumer is one Kafka consumer's configuration.
 type Consumer struct {
 	Topic          string        // the topic it reads
 	Group          string        // its consumer group id: the service's replicas share the topic's partitions
-	HandlerTimeout time.Duration // how long one message may take, shutdown included; at most WORKER_DRAIN_TIMEOUT
+	HandlerTimeout time.Duration // how long one message may take, shutdown included
+	// CommitTimeout bounds what follows the handler: the dead-letter write,
+	// if the message failed, and the offset commit. HandlerTimeout +
+	// CommitTimeout is at most WORKER_DRAIN_TIMEOUT.
+	CommitTimeout   time.Duration
+	MaxAttempts     int    // handler runs before a failing message is dead-lettered
+	DeadLetterTopic string // where such messages go: not Topic, and created ahead of time where auto-creation is off
 }
 
 // Cleaner is one cleaner's configuration.
@@ -89,10 +96,20 @@ func Load(getenv func(string) string) (Config, error) {
 		DatabaseMaxConns:     int32(e.count("DATABASE_MAX_CONNS", defaultDatabaseMaxConns, 1000)),
 		KafkaBrokers:         e.brokers("KAFKA_BROKERS", defaultKafkaBrokers),
 		ProductEventsConsumer: Consumer{
-			Topic:          e.str("KAFKA_PRODUCT_EVENTS_TOPIC", "products"),
-			Group:          e.str("KAFKA_PRODUCT_EVENTS_GROUP", "shop-product-events"),
-			HandlerTimeout: e.duration("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", 10*time.Second),
+			Topic:           e.str("KAFKA_PRODUCT_EVENTS_TOPIC", "products"),
+			Group:           e.str("KAFKA_PRODUCT_EVENTS_GROUP", "shop-product-events"),
+			HandlerTimeout:  e.duration("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", 10*time.Second),
+			CommitTimeout:   e.duration("KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT", 5*time.Second),
+			MaxAttempts:     e.count("KAFKA_PRODUCT_EVENTS_MAX_ATTEMPTS", 5, 100),
+			DeadLetterTopic: e.str("KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "products.dlq"),
 		},
+		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
+		ProcessedEventsCleaner: Cleaner{
+			Retention: e.duration("CLEANER_PROCESSED_EVENTS_RETENTION", 168*time.Hour),
+			Interval:  e.duration("CLEANER_PROCESSED_EVENTS_INTERVAL", time.Minute),
+			BatchSize: e.count("CLEANER_PROCESSED_EVENTS_BATCH_SIZE", 500, 10000),
+		},
+		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
 		OldEventsCleaner: Cleaner{
 			Retention: e.duration("CLEANER_OLD_EVENTS_RETENTION", 48*time.Hour),
 			Interval:  e.duration("CLEANER_OLD_EVENTS_INTERVAL", time.Minute),
@@ -101,8 +118,12 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	// The ladder, checked again at run time: a batch or a message in hand
 	// must fit in the worker drain, or shutdown cuts it.
-	if c.ProductEventsConsumer.HandlerTimeout > c.WorkerDrainTimeout {
-		e.bad("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", c.ProductEventsConsumer.HandlerTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would cut the message in hand")
+	if handler, commit := c.ProductEventsConsumer.HandlerTimeout, c.ProductEventsConsumer.CommitTimeout; handler+commit > c.WorkerDrainTimeout {
+		e.bad("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", handler.String(), fmt.Sprintf("+ KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT %v = %v is longer than WORKER_DRAIN_TIMEOUT %v: a shutdown would cut the message in hand before its commit; shorten either, or raise WORKER_DRAIN_TIMEOUT to at least %[2]v",
+			commit, handler+commit, c.WorkerDrainTimeout))
+	}
+	if c.ProductEventsConsumer.DeadLetterTopic == c.ProductEventsConsumer.Topic {
+		e.bad("KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", c.ProductEventsConsumer.DeadLetterTopic, "is KAFKA_PRODUCT_EVENTS_TOPIC: a failed message would come back to the topic it failed in, forever")
 	}
 	// The ladder, checked again with the deployed value: a task may run for
 	// tasks.TaskTimeout, so a shorter drain would cut it on every deploy.

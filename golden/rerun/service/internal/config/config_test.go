@@ -80,6 +80,10 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"ASYNQ_CONCURRENCY", "0"},
 		{"ASYNQ_SHUTDOWN_TIMEOUT", "0s"},
 		{"ASYNQ_SHUTDOWN_TIMEOUT", "500ms"}, // shorter than the task timeout
+		{"KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT", "soon"},
+		{"KAFKA_PRODUCT_EVENTS_MAX_ATTEMPTS", "0"},
+		{"KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "products"},  // the topic it reads
+		{"KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", "20s"}, // fits the drain alone, not with the commit after it
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			_, err := Load(getenv(map[string]string{tc.key: tc.value}))
