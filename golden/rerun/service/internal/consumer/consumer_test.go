@@ -444,22 +444,29 @@ func (k *testKafka) count(topic string) int {
 }
 
 // committed returns group's committed offset on each partition of the test
-// topic, -1 where it has committed none.
+// topic, -1 where it has committed none (or the group has not formed yet).
 func (k *testKafka) committed(group string) map[int]int64 {
 	k.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
+	partitions := k.partitions(testTopic)
 	client := &kafka.Client{Addr: kafka.TCP(k.brokers...)}
-	resp, err := client.OffsetFetch(ctx, &kafka.OffsetFetchRequest{GroupID: group, Topics: map[string][]int{testTopic: k.partitions(testTopic)}})
+	resp, err := client.OffsetFetch(ctx, &kafka.OffsetFetchRequest{GroupID: group, Topics: map[string][]int{testTopic: partitions}})
 	if err == nil {
 		err = resp.Error
 	}
-	if err != nil {
-		k.t.Fatalf("committed offsets of %s: %v", group, err)
-	}
 	out := map[int]int64{}
-	for _, p := range resp.Topics[testTopic] {
-		out[p.Partition] = p.CommittedOffset
+	switch {
+	case errors.Is(err, kafka.GroupIdNotFound):
+		for _, p := range partitions {
+			out[p] = -1
+		}
+	case err != nil:
+		k.t.Fatalf("committed offsets of %s: %v", group, err)
+	default:
+		for _, p := range resp.Topics[testTopic] {
+			out[p.Partition] = p.CommittedOffset
+		}
 	}
 	return out
 }
