@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -103,7 +102,7 @@ func TestConsumerDeadLettersBadMessages(t *testing.T) {
 			t.Errorf("%s: no dead letter", b.name)
 			continue
 		}
-		src := results[i].Record
+		src := records[i] // ProduceSync filled in its partition and offset
 		want := map[string]string{
 			"dlq_attempts":         b.attempts,
 			"dlq_source_topic":     outboxTopic,
@@ -151,25 +150,6 @@ func findLetter(letters []*kgo.Record, value string) *kgo.Record {
 		}
 	}
 	return nil
-}
-
-// endOffsets returns the offset after the last record of each partition.
-func endOffsets(t *testing.T, brokers, topic string) map[int32]int64 {
-	t.Helper()
-	cl := kafkaClient(t, brokers)
-	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), hang)
-	defer cancel()
-	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topic)
-	if err == nil {
-		err = ends.Error()
-	}
-	if err != nil {
-		t.Fatalf("end offsets of %s: %v", topic, err)
-	}
-	out := map[int32]int64{}
-	ends.Each(func(o kadm.ListedOffset) { out[o.Partition] = o.Offset })
-	return out
 }
 
 // topicSize is how many records topic holds.
