@@ -59,7 +59,7 @@ var (
 	httpService = &variant{name: "http", preset: "http", additions: []string{"httpapi"}}
 	// workerService runs the outbox relay without HTTP handlers or asynq: no Redis.
 	workerService = &variant{name: "worker", preset: "worker"}
-	fullService   = &variant{name: "full", preset: "full", additions: []string{"httpapi", "tasks"}}
+	fullService   = &variant{name: "full", preset: "full", additions: []string{"httpapi", "tasks", "consumer"}}
 	// fullShortAsynq is the full preset with --task-timeout 1s --asynq-shutdown 5s.
 	// The golden one cannot be given a shorter ASYNQ_SHUTDOWN_TIMEOUT than its
 	// task timeout (20s): config.Load refuses it, and a task held past 25s
@@ -82,6 +82,8 @@ type addition struct {
 var additions = map[string]addition{
 	"httpapi": {"internal/httpapi/routes.go", `mux.HandleFunc("GET /hello/{name}", hello)`, `mux.HandleFunc("GET /e2e/slow", e2eSlow(deps.Logger))`},
 	"tasks":   {"internal/tasks/example.go", `mux.HandleFunc(TypeWelcomeEmail, h.HandleWelcomeEmail)`, `mux.HandleFunc(TypeE2EHold, h.HandleE2EHold)`},
+	// Not a registration: a fault the handler returns before its work.
+	"consumer": {"internal/consumer/order_events_handler.go", `eventID := EventID(msg)`, "if err := e2eFault(eventID); err != nil {\n\t\treturn err\n\t}"},
 }
 
 // build returns the variant's source directory and binary, building them on

@@ -27,7 +27,7 @@ func newFullRig(t *testing.T, v *variant) *fullRig {
 	dir, bin := v.build(t)
 	redisAddr, rdb := newRedis(t)
 	dbURL, pool := newDatabase(t, dir)
-	_, brokers := newKafka(t, outboxTopic)
+	_, brokers := newKafka(t, outboxTopic, deadLetterTopic)
 	return &fullRig{t: t, bin: bin, dbURL: dbURL, pool: pool, brokers: brokers, rdb: rdb, env: map[string]string{
 		"DATABASE_URL":  dbURL,
 		"KAFKA_BROKERS": brokers,

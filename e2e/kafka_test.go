@@ -64,18 +64,15 @@ func readTopic(t *testing.T, brokers, topic string) []*kgo.Record {
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
-	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topic)
-	if err == nil {
-		err = ends.Error()
-	}
-	if err != nil {
-		t.Fatalf("end offsets of %s: %v", topic, err)
-	}
+	ends := endOffsets(t, brokers, topic)
 	next := map[int32]int64{}
 	reached := func() bool {
-		all := true
-		ends.Each(func(o kadm.ListedOffset) { all = all && next[o.Partition] >= o.Offset })
-		return all
+		for p, end := range ends {
+			if next[p] < end {
+				return false
+			}
+		}
+		return true
 	}
 	var recs []*kgo.Record
 	for !reached() {
@@ -93,6 +90,25 @@ func readTopic(t *testing.T, brokers, topic string) []*kgo.Record {
 		return cmp.Or(cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Offset, b.Offset))
 	})
 	return recs
+}
+
+// endOffsets returns the offset after the last record of each partition.
+func endOffsets(t *testing.T, brokers, topic string) map[int32]int64 {
+	t.Helper()
+	cl := kafkaClient(t, brokers)
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
+	defer cancel()
+	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx, topic)
+	if err == nil {
+		err = ends.Error()
+	}
+	if err != nil {
+		t.Fatalf("end offsets of %s: %v", topic, err)
+	}
+	out := map[int32]int64{}
+	ends.Each(func(o kadm.ListedOffset) { out[o.Partition] = o.Offset })
+	return out
 }
 
 // committedOffsets returns the group's committed offset per partition of topic.

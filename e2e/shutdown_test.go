@@ -26,7 +26,7 @@ var fullShutdown = []shutdownStep{
 	{1, "readiness", nil, nil},
 	{2, "stop intake", []string{"stopped asynq"}, nil},
 	{3, "drain", []string{"drained http", "drained workers", "drained asynq"}, nil},
-	{4, "close", []string{"closed kafka writer", "closed kafka reader order-events", "closed asynq client"}, []string{"closed postgres pool", "closed admin listener"}},
+	{4, "close", []string{"closed kafka writer", "closed kafka reader order-events", "closed kafka dead-letter writer", "closed asynq client"}, []string{"closed postgres pool", "closed admin listener"}},
 }
 
 // checkShutdownLog checks the shutdown lines of a service's log against
@@ -120,7 +120,7 @@ func TestShutdownOrderAndIdleLatency(t *testing.T) {
 		probes = append(probes, watch.summary())
 		steps = s
 	}
-	t.Logf("scenario 7, shutdown order of the full preset: %d/%d trials in design §5's order (readiness; stop intake; drains http, workers, asynq in parallel; kafka writer, kafka reader, asynq client side by side, then the postgres pool, the admin listener last), each step and part timed, under the %v budget; steps of the last trial: %s",
+	t.Logf("scenario 7, shutdown order of the full preset: %d/%d trials in design §5's order (readiness; stop intake; drains http, workers, asynq in parallel; kafka writer, kafka reader, dead-letter writer, asynq client side by side, then the postgres pool, the admin listener last), each step and part timed, under the %v budget; steps of the last trial: %s",
 		trials, trials, limit, strings.Join(steps, ", "))
 	t.Logf("scenario 8, idle shutdown of the full preset: SIGTERM to exit median %v (min %v, max %v over %d trials); logged shutdown total median %v",
 		median(latencies).Round(time.Millisecond), slices.Min(latencies).Round(time.Millisecond), slices.Max(latencies).Round(time.Millisecond), trials, median(totals).Round(time.Millisecond))

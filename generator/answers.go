@@ -45,6 +45,12 @@ type ConsumerAnswers struct {
 	Topic          string   `yaml:"topic,omitempty"`
 	Group          string   `yaml:"group,omitempty"`
 	HandlerTimeout Duration `yaml:"handler_timeout,omitempty"`
+	// CommitTimeout bounds what follows the handler: the dead-letter write,
+	// if any, then the offset commit. handler_timeout + commit_timeout fit
+	// in worker_drain.
+	CommitTimeout   Duration `yaml:"commit_timeout,omitempty"`
+	MaxAttempts     int      `yaml:"max_attempts,omitempty"`      // handler runs before a failing message is dead-lettered
+	DeadLetterTopic string   `yaml:"dead_letter_topic,omitempty"` // where failed messages go; default <topic>.dlq
 }
 
 // CleanerAnswers configures one named cleaner.

@@ -24,13 +24,7 @@ type Relay struct {
 	BackoffMax  time.Duration
 }
 
-// EventIDHeader is the Kafka header that carries an outbox event's id from
-// the relay to the consumers, which deduplicate on it. It is defined once,
-// here: the relay, the consumers, the outbox migration's comment and the
-// READMEs all render Model.EventIDHeader.
-const EventIDHeader = "event_id"
-
-// Consumer is one named Kafka consumer (design §4a).
+// Consumer is one named Kafka consumer (design §4a, §9).
 type Consumer struct {
 	Name           string // "order-events"
 	GoName         string // "OrderEvents"
@@ -39,10 +33,35 @@ type Consumer struct {
 	Topic          string
 	Group          string
 	HandlerTimeout time.Duration
+	// CommitTimeout bounds what follows the handler: the dead-letter write,
+	// if any, then the offset commit.
+	CommitTimeout   time.Duration
+	MaxAttempts     int    // handler runs before a failing message is dead-lettered
+	DeadLetterTopic string // "events.dlq"
 }
 
 // ItemFileName names the consumer's per-instance files.
 func (c Consumer) ItemFileName() string { return c.FileName }
+
+// DeadLetterHeader is a header a consumer adds to a message it dead-letters,
+// beside the message's own: the service's Go constant, its README and the
+// tests all read it from here.
+type DeadLetterHeader struct {
+	Const string // the constant in internal/consumer: "DeadLetterErrorHeader"
+	Key   string // "dlq_error"
+	What  string // what its value says
+}
+
+// deadLetterHeaders are the headers of design §9: why, how many attempts,
+// and where the message came from.
+var deadLetterHeaders = []DeadLetterHeader{
+	{"DeadLetterErrorHeader", "dlq_error", "why: the handler's last error, or what is wrong with the event id"},
+	{"DeadLetterAttemptsHeader", "dlq_attempts", "how many times the handler ran on it; 0 when its event id was unusable"},
+	{"SourceTopicHeader", "dlq_source_topic", "the topic it was read from"},
+	{"SourcePartitionHeader", "dlq_source_partition", "its partition there"},
+	{"SourceOffsetHeader", "dlq_source_offset", "its offset there"},
+	{"DeadLetterGroupHeader", "dlq_group", "the consumer group that gave up on it"},
+}
 
 // CleanerJob is one named cleaner deleting expired rows in batches.
 type CleanerJob struct {
@@ -60,6 +79,9 @@ type CleanerJob struct {
 	// TestInsert stores one row with Column set from $1, for the cleaner's
 	// test; empty for a table of the user's.
 	TestInsert string
+	// RetentionNote says how long the table's rows must be kept, for a
+	// comment beside the retention; empty when any retention will do.
+	RetentionNote string
 }
 
 // ItemFileName names the cleaner's per-instance files.
@@ -80,6 +102,19 @@ const (
 	DefaultAsynqMode       = "inprocess"
 	DefaultConcurrency     = 10
 	DefaultCleanerBatch    = 500
+	// DefaultMaxAttempts is how many times a consumer runs its handler on a
+	// message before dead-lettering it: with the default backoff the retries
+	// take about 7.5s, long enough for a blip (a deadlock, a restarting
+	// dependency), short enough that one bad message holds up its replica's
+	// partitions for seconds, not for good.
+	DefaultMaxAttempts = 5
+	// DeadLetterSuffix names a consumer's dead-letter topic after the topic
+	// it reads: events -> events.dlq.
+	DeadLetterSuffix = ".dlq"
+	// maxAttempts bounds the max_attempts answer (and the service's
+	// KAFKA_<NAME>_MAX_ATTEMPTS): a message that failed a hundred times will
+	// not succeed on the hundred and first.
+	maxAttempts = 100
 )
 
 // DefaultOutboxMaxAttempts is how often the relay tries an event Kafka
@@ -95,6 +130,12 @@ var (
 	defaultHandlerTimeout = 10 * time.Second
 	defaultRetention      = 7 * 24 * time.Hour
 	defaultCleanInterval  = time.Minute
+
+	// defaultCommitTimeout bounds one offset commit (kafka-go tries it 3
+	// times) or a dead-letter write and its commit: 10s handler + 5s commit
+	// fit the default 20s worker drain.
+	defaultCommitTimeout = 5 * time.Second
+
 	// taskCheckInterval is how often an idle asynq processor looks for work.
 	// asynq's default (1 s) makes an idle Stop()+Shutdown() cost up to ~1.3 s
 	// on every deploy; 100 ms brings it to ~60 ms (measured, facts.md).
@@ -152,17 +193,21 @@ func (m *Model) deriveComponents(a Answers) error {
 		}
 		m.TaskServer = &TaskServer{Dedicated: s.Mode == "dedicated", Concurrency: s.Concurrency, TaskCheckInterval: taskCheckInterval, AllowRequeue: s.AllowRequeue}
 	}
+	if m.Kafka {
+		m.DeadLetterHeaders, m.MaxAttemptsLimit = deadLetterHeaders, maxAttempts
+	}
 	seen := map[string]bool{}
 	for i, c := range a.Consumers {
 		field := fmt.Sprintf("kafka[%d]", i)
 		if err := validateInstanceName(field+".name", c.Name, seen); err != nil {
 			return err
 		}
-		if err := validateTopic(field+".topic", c.Topic); err != nil {
+		if err := validateConsumer(field, c); err != nil {
 			return err
 		}
 		m.Consumers = append(m.Consumers, Consumer{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
-			EnvPrefix: envPrefix("KAFKA", c.Name), Topic: c.Topic, Group: c.Group, HandlerTimeout: time.Duration(c.HandlerTimeout)})
+			EnvPrefix: envPrefix("KAFKA", c.Name), Topic: c.Topic, Group: c.Group, HandlerTimeout: time.Duration(c.HandlerTimeout),
+			CommitTimeout: time.Duration(c.CommitTimeout), MaxAttempts: c.MaxAttempts, DeadLetterTopic: c.DeadLetterTopic})
 	}
 	seen = map[string]bool{}
 	for i, c := range a.Cleaners {
@@ -187,7 +232,7 @@ func (m *Model) deriveComponents(a Answers) error {
 			key = c.Key
 		}
 		m.Cleaners = append(m.Cleaners, CleanerJob{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
-			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: key,
+			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: key, RetentionNote: retentionNote(c.Table),
 			Retention: time.Duration(c.Retention), Interval: time.Duration(c.Interval), BatchSize: c.BatchSize,
 			QueryName: "DeleteExpired" + goName(c.Name), TestInsert: testInsert(c.Table, c.Column)})
 	}
@@ -216,26 +261,42 @@ func (r *Relay) validateRetries() error {
 	return nil
 }
 
-// gsgenTables are the tables gsgen's own migrations define: which component
-// brings each, the key column a cleaner's keyed subquery uses, and what a
-// test row needs besides the cleaner's timestamp column.
-var gsgenTables = map[string]struct {
-	from Component
-	key  string
+// gsgenTable is a table gsgen's own migrations define.
+type gsgenTable struct {
+	name    string
+	from    Component // the component whose migration creates it
+	key     string    // the key column(s) a cleaner's keyed subquery uses
+	cleaner string    // the name of its default cleaner
+	expires string    // the timestamp column its default cleaner compares
+	note    string    // how long its rows must be kept, if that matters
 	// testColumns and testValues fill the table's required columns in a
 	// cleaner's test; gen_random_uuid keeps the rows' keys apart.
 	testColumns, testValues string
-}{
-	"outbox_event": {Outbox, "id", "aggregate_id, topic, payload", "'test', 'test', ''::bytea"},
+}
+
+// gsgenTables lists gsgen's own tables in the order of their migrations.
+var gsgenTables = []gsgenTable{
+	{name: "outbox_event", from: Outbox, key: "id", cleaner: "outbox-dispatched", expires: "dispatched_at",
+		testColumns: "aggregate_id, topic, payload", testValues: "'test', 'test', ''::bytea"},
 	// Event ids repeat across consumers, so only the whole primary key picks one row.
-	"processed_event": {Kafka, "consumer, event_id", "consumer, event_id", "'test', gen_random_uuid()::text"},
+	{name: "processed_event", from: Kafka, key: "consumer, event_id", cleaner: "processed-events", expires: "processed_at",
+		note:        "keep rows at least as long as the topics retain messages: an event older than its row would be handled again",
+		testColumns: "consumer, event_id", testValues: "'test', gen_random_uuid()::text"},
+}
+
+func gsgenTableNamed(table string) (gsgenTable, bool) {
+	i := slices.IndexFunc(gsgenTables, func(t gsgenTable) bool { return t.name == table })
+	if i < 0 {
+		return gsgenTable{}, false
+	}
+	return gsgenTables[i], true
 }
 
 // testInsert is the INSERT a cleaner's test stores a row with, its
 // timestamp column set from $1: empty for a table of the user's, whose
 // required columns gsgen does not know.
 func testInsert(table, column string) string {
-	t, ok := gsgenTables[table]
+	t, ok := gsgenTableNamed(table)
 	if !ok {
 		return ""
 	}
@@ -245,11 +306,34 @@ func testInsert(table, column string) string {
 // tableKey returns the key column of one of the service's tables (gsgen's
 // own, or one the user's migrations create), and whether the service has it.
 func (m *Model) tableKey(table string) (string, bool) {
-	if t, ok := gsgenTables[table]; ok {
+	if t, ok := gsgenTableNamed(table); ok {
 		return t.key, slices.Contains(m.Components, t.from)
 	}
 	key, ok := m.userTables[table]
 	return key, ok
+}
+
+// retentionNote is what a cleaner of table must respect, if anything.
+func retentionNote(table string) string {
+	t, _ := gsgenTableNamed(table)
+	return t.note
+}
+
+// defaultCleaner is the cleaner gsgen adds for one of its tables.
+func (t gsgenTable) defaultCleaner() CleanerAnswers {
+	return CleanerAnswers{Name: t.cleaner, Table: t.name, Column: t.expires}
+}
+
+// defaultCleaners is a cleaner for each of gsgen's own tables that the
+// components bring: dispatched outbox rows, processed events.
+func defaultCleaners(has func(Component) bool) []CleanerAnswers {
+	var out []CleanerAnswers
+	for _, t := range gsgenTables {
+		if has(t.from) {
+			out = append(out, t.defaultCleaner())
+		}
+	}
+	return out
 }
 
 // topicRE is Kafka's topic alphabet. The length (at most 249) is checked
@@ -261,6 +345,44 @@ func validateTopic(field, topic string) error {
 		return &InputError{Field: field, Msg: fmt.Sprintf("%q is not a valid Kafka topic name", topic), Fix: "use letters, digits, '.', '_' and '-' (at most 249)"}
 	}
 	return nil
+}
+
+// validateConsumer checks one consumer's answers beyond its name.
+func validateConsumer(field string, c ConsumerAnswers) error {
+	if err := validateTopic(field+".topic", c.Topic); err != nil {
+		return err
+	}
+	if err := validateTopic(field+".dead_letter_topic", c.DeadLetterTopic); err != nil {
+		return err
+	}
+	if c.DeadLetterTopic == c.Topic {
+		return &InputError{Field: field + ".dead_letter_topic", Msg: fmt.Sprintf("%q is the topic the consumer reads: a failed message would come back to it forever", c.DeadLetterTopic),
+			Fix: "use another topic, e.g. " + c.Topic + DeadLetterSuffix}
+	}
+	for _, d := range []struct {
+		key string
+		v   Duration
+	}{{"handler_timeout", c.HandlerTimeout}, {"commit_timeout", c.CommitTimeout}} {
+		if time.Duration(d.v) > maxTimeout {
+			return &InputError{Field: field + "." + d.key, Msg: fmt.Sprintf("%v is longer than %v", d.v, Seconds(maxTimeout)), Fix: "a consumer's timeouts fit in worker_drain: seconds, e.g. " + Seconds(defaultCommitTimeout)}
+		}
+	}
+	if c.MaxAttempts > maxAttempts {
+		return &InputError{Field: field + ".max_attempts", Msg: fmt.Sprintf("%d is more than %d", c.MaxAttempts, maxAttempts), Fix: fmt.Sprintf("a message that fails %d times will not succeed later: use a few, e.g. %d", maxAttempts, DefaultMaxAttempts)}
+	}
+	return nil
+}
+
+// withComponent returns list with c added once, in canonical order.
+func withComponent(list []string, c Component) []string {
+	if slices.Contains(list, string(c)) {
+		return list
+	}
+	list = append(slices.Clone(list), string(c))
+	slices.SortFunc(list, func(x, y string) int {
+		return slices.Index(AllComponents, Component(x)) - slices.Index(AllComponents, Component(y))
+	})
+	return list
 }
 
 func validateInstanceName(field, name string, seen map[string]bool) error {
@@ -314,14 +436,18 @@ func (a *Answers) componentDefaults() {
 		setDefault(&c.Topic, c.Name)
 		setDefault(&c.Group, a.Name+"-"+c.Name)
 		setDefault(&c.HandlerTimeout, Duration(defaultHandlerTimeout))
+		setDefault(&c.CommitTimeout, Duration(defaultCommitTimeout))
+		setDefault(&c.MaxAttempts, DefaultMaxAttempts)
+		setDefault(&c.DeadLetterTopic, c.Topic+DeadLetterSuffix)
+	}
+	// Kafka brings processed_event, one row per event handled, which nothing
+	// else prunes: kafka implies the cleaner component and its default
+	// cleaners, unless the answers list cleaners of their own.
+	if has(Kafka) && len(a.Cleaners) == 0 {
+		a.Components = withComponent(a.Components, Cleaner)
 	}
 	if has(Cleaner) && len(a.Cleaners) == 0 {
-		switch {
-		case has(Outbox):
-			a.Cleaners = []CleanerAnswers{{Name: "outbox-dispatched", Table: "outbox_event", Column: "dispatched_at"}}
-		case has(Kafka):
-			a.Cleaners = []CleanerAnswers{{Name: "processed-events", Table: "processed_event", Column: "processed_at"}}
-		}
+		a.Cleaners = defaultCleaners(has)
 	}
 	for i := range a.Cleaners {
 		c := &a.Cleaners[i]
@@ -353,7 +479,8 @@ func positiveSettings(a Answers) error {
 		{"asynq.concurrency", int64(a.Asynq.Concurrency)},
 	}
 	for i, c := range a.Consumers {
-		settings = append(settings, setting{fmt.Sprintf("kafka[%d].handler_timeout", i), int64(c.HandlerTimeout)})
+		settings = append(settings, setting{fmt.Sprintf("kafka[%d].handler_timeout", i), int64(c.HandlerTimeout)},
+			setting{fmt.Sprintf("kafka[%d].commit_timeout", i), int64(c.CommitTimeout)}, setting{fmt.Sprintf("kafka[%d].max_attempts", i), int64(c.MaxAttempts)})
 	}
 	for i, c := range a.Cleaners {
 		settings = append(settings, setting{fmt.Sprintf("cleaners[%d].retention", i), int64(c.Retention)},

@@ -218,6 +218,9 @@ func (m *Model) configEnv() []EnvVar {
 			EnvVar{c.EnvPrefix + "TOPIC", c.Topic, from + "topic"},
 			EnvVar{c.EnvPrefix + "GROUP", c.Group, from + "group"},
 			answer(c.EnvPrefix+"HANDLER_TIMEOUT", c.HandlerTimeout, from+"handler_timeout"),
+			answer(c.EnvPrefix+"COMMIT_TIMEOUT", c.CommitTimeout, from+"commit_timeout"),
+			EnvVar{c.EnvPrefix + "MAX_ATTEMPTS", strconv.Itoa(c.MaxAttempts), from + "max_attempts"},
+			EnvVar{c.EnvPrefix + "DLQ_TOPIC", c.DeadLetterTopic, from + "dead_letter_topic"},
 		)
 	}
 	for i, c := range m.Cleaners {
@@ -250,15 +253,15 @@ func (m *Model) postgresSecret() *SecretEnv {
 		"postgres://CHANGE-ME-USER:CHANGE-ME-PASSWORD@postgres.example.invalid:5432/" + m.Name + "?sslmode=require"}
 }
 
-// kafkaTopics lists the topics the outbox relay writes and the consumers
-// read, sorted, each once.
+// kafkaTopics lists the topics the outbox relay writes, the consumers read
+// and dead-letter to, sorted, each once.
 func (m *Model) kafkaTopics() []string {
 	var out []string
 	if m.Relay != nil {
 		out = append(out, m.Relay.Topic)
 	}
 	for _, c := range m.Consumers {
-		out = append(out, c.Topic)
+		out = append(out, c.Topic, c.DeadLetterTopic)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

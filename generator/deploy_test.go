@@ -53,8 +53,8 @@ func TestPoolSize(t *testing.T) {
 		worker   int
 	}{
 		{[]string{"outbox"}, "", 1, 1, 0},
-		{[]string{"http", "outbox", "kafka", "cleaner"}, "", 4, 7, 0},            // relay, consumer, cleaner, 1 for HTTP; +3 headroom
-		{[]string{"http", "outbox", "asynq", "kafka", "cleaner"}, "", 14, 17, 0}, // + 10 asynq handlers
+		{[]string{"http", "outbox", "kafka", "cleaner"}, "", 5, 8, 0},            // relay, consumer, 2 cleaners, 1 for HTTP; +3 headroom
+		{[]string{"http", "outbox", "asynq", "kafka", "cleaner"}, "", 15, 18, 0}, // + 10 asynq handlers
 		{[]string{"http", "outbox", "asynq"}, "dedicated", 10, 10, 10},           // the worker's 10 handlers decide
 	} {
 		a := Answers{Name: "orders", Components: tc.comps, Asynq: AsynqAnswers{Mode: tc.mode}}
@@ -95,8 +95,8 @@ func TestDeploySecretsAndTopics(t *testing.T) {
 	if !d.RedisSecret.Optional || d.PostgresSecret.Optional {
 		t.Error("REDIS_PASSWORD is optional (a Redis may have none), DATABASE_URL is not")
 	}
-	if want := []string{"events", "payments"}; !slices.Equal(d.Topics, want) {
-		t.Errorf("topics %v, want %v (sorted, each once)", d.Topics, want)
+	if want := []string{"events", "events.dlq", "payments", "payments.dlq"}; !slices.Equal(d.Topics, want) {
+		t.Errorf("topics %v, want %v (read and dead-lettered to; sorted, each once)", d.Topics, want)
 	}
 	for _, e := range d.Config {
 		if e.Name == "DATABASE_URL" || e.Name == "REDIS_PASSWORD" {

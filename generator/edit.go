@@ -35,7 +35,9 @@ func removeNamed[T named](list []T, name, field, kind string) ([]T, error) {
 
 // AddComponent returns a with component c added: for kafka and cleaner, the
 // named instance inst (a *ConsumerAnswers or *CleanerAnswers) joins the
-// others. Adding what exists is an error, never a duplicate.
+// others. Adding what exists is an error, never a duplicate. A component
+// that brings a table the defaults clean (kafka's processed_event) to a
+// service whose cleaners are listed joins its default cleaner to them.
 func (a Answers) AddComponent(c Component, inst any) (Answers, error) {
 	if !slices.Contains(AllComponents, c) {
 		return a, unknownComponent(string(c))
@@ -56,12 +58,27 @@ func (a Answers) AddComponent(c Component, inst any) (Answers, error) {
 		return a, err
 	}
 	if !has {
-		a.Components = append(slices.Clone(a.Components), string(c))
-		slices.SortFunc(a.Components, func(x, y string) int {
-			return slices.Index(AllComponents, Component(x)) - slices.Index(AllComponents, Component(y))
-		})
+		a.Components = withComponent(a.Components, c)
+		a.Cleaners = withDefaultCleanerOf(a.Cleaners, c)
 	}
 	return a, nil
+}
+
+// withDefaultCleanerOf adds the default cleaner of the tables component c
+// brings, when cleaners are listed and none of them cleans that table yet.
+// Kafka implies a cleaner (componentDefaults): when no cleaner is listed,
+// the defaults bring it; when some are, the answers' list would keep it out.
+func withDefaultCleanerOf(cleaners []CleanerAnswers, c Component) []CleanerAnswers {
+	if c != Kafka || len(cleaners) == 0 {
+		return cleaners
+	}
+	for _, t := range gsgenTables {
+		cleaned := slices.ContainsFunc(cleaners, func(x CleanerAnswers) bool { return x.Table == t.name })
+		if t.from == c && !cleaned && indexNamed(cleaners, t.cleaner) < 0 {
+			cleaners = append(slices.Clone(cleaners), t.defaultCleaner())
+		}
+	}
+	return cleaners
 }
 
 // RemoveComponent returns a without component c. For kafka and cleaner a
@@ -87,7 +104,7 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 		return a, err
 	}
 	if last {
-		a.Components = slices.DeleteFunc(slices.Clone(a.Components), func(x string) bool { return x == string(c) })
+		a.Components = withoutComponent(a.Components, c)
 		switch c {
 		case Kafka:
 			a.Consumers = nil
@@ -98,11 +115,36 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 		case Asynq:
 			a.Asynq = AsynqAnswers{}
 		}
+		a.Cleaners = withoutCleanersOf(a.Cleaners, c)
+		if len(a.Cleaners) == 0 && c != Cleaner && slices.Contains(a.Components, string(Cleaner)) {
+			// Its cleaners were the only ones: the cleaner component goes too,
+			// or the defaults would give it cleaners of the tables left.
+			a.Components = withoutComponent(a.Components, Cleaner)
+		}
 	}
 	if len(a.Components) == 0 {
 		return a, &InputError{Field: "components", Msg: "removing it would leave no component", Fix: "delete the service instead"}
 	}
+	if c == Cleaner && len(a.Cleaners) == 0 && slices.Contains(a.Components, string(Kafka)) {
+		// Kafka implies a cleaner of processed_event (componentDefaults): the
+		// next run would bring it back, so removing it cannot stick.
+		return a, &InputError{Field: "cleaners", Msg: "a service with kafka keeps at least one cleaner: without one, processed_event grows by a row per event forever, and gsgen would add its default cleaner back on the next run",
+			Fix: "to keep processed events longer, raise the cleaner's retention in gsgen.yaml and run gsgen regen; to clean your own table instead, gsgen add cleaner NAME --table TABLE first"}
+	}
 	return a, nil
+}
+
+func withoutComponent(list []string, c Component) []string {
+	return slices.DeleteFunc(slices.Clone(list), func(x string) bool { return x == string(c) })
+}
+
+// withoutCleanersOf drops the cleaners of the tables component c brings:
+// with c gone, its migration and its tables are gone.
+func withoutCleanersOf(cleaners []CleanerAnswers, c Component) []CleanerAnswers {
+	return slices.DeleteFunc(slices.Clone(cleaners), func(x CleanerAnswers) bool {
+		t, ok := gsgenTableNamed(x.Table)
+		return ok && t.from == c
+	})
 }
 
 func unknownComponent(name string) error {

@@ -27,16 +27,66 @@ type Drain struct {
 }
 
 // Bound is a timeout that must not exceed another: a batch inside the drain,
-// a task inside asynq's ShutdownTimeout.
+// a task inside asynq's ShutdownTimeout. Some are timeouts that run one
+// after the other (a consumer's handler, then its commit): D is their sum.
 type Bound struct {
 	Name                string
 	Field               string // answers path: "timeouts.task_timeout", "kafka[0].handler_timeout"
 	D                   time.Duration
+	Terms               []Term // the timeouts D adds up, when more than one
 	LimitName, LimitKey string
 	Limit               time.Duration
 	Allowed             bool   // the user accepted exceeding it
 	Why                 string // what breaks when it is exceeded
 	Cost                string // what an allowed excess costs, for the warning
+}
+
+// Term is one of the timeouts a Bound adds up.
+type Term struct {
+	Name  string // "consumer order-events handler timeout"
+	Field string // "kafka[0].handler_timeout"
+	D     time.Duration
+}
+
+// sum is a Bound of timeouts that run one after the other, named and
+// answered by the first.
+func sum(terms []Term) Bound {
+	b := Bound{Name: terms[0].Name, Field: terms[0].Field, Terms: terms}
+	for _, t := range terms {
+		b.D += t.D
+	}
+	return b
+}
+
+// amount writes the bound's timeout for messages: "outbox batch timeout
+// 10s", or each term and their sum.
+func (b Bound) amount() string {
+	if len(b.Terms) < 2 {
+		return b.Name + " " + Seconds(b.D)
+	}
+	parts := make([]string, len(b.Terms))
+	for i, t := range b.Terms {
+		parts[i] = t.Name + " " + Seconds(t.D)
+	}
+	return strings.Join(parts, " + ") + " = " + Seconds(b.D)
+}
+
+// fits says which values of the bound's own answers would fit its limit:
+// each term shortened while the others stay.
+func (b Bound) fits() string {
+	if len(b.Terms) < 2 {
+		return fmt.Sprintf("use %s %s or less", b.Field, Seconds(b.Limit))
+	}
+	var fits []string
+	for _, t := range b.Terms {
+		if fit := b.Limit - (b.D - t.D); fit > 0 {
+			fits = append(fits, fmt.Sprintf("%s %s", t.Field, Seconds(fit)))
+		}
+	}
+	if len(fits) == 0 {
+		return "shorten " + b.Terms[0].Field
+	}
+	return "use " + strings.Join(fits, " or ") + " or less"
 }
 
 // NewLadder derives the ladder for the chosen components.
@@ -69,9 +119,15 @@ func NewLadder(m *Model) Ladder {
 			Why: "a batch in flight at SIGTERM could not finish before the pool closes"})
 	}
 	for i, c := range m.Consumers {
-		l.Inner = append(l.Inner, Bound{Name: "consumer " + c.Name + " handler timeout", Field: fmt.Sprintf("kafka[%d].handler_timeout", i), D: c.HandlerTimeout,
-			LimitName: "worker drain", LimitKey: "worker_drain", Limit: t.WorkerDrain,
-			Why: "the message in hand at SIGTERM could not finish and commit before the reader closes"})
+		// The message in hand at SIGTERM: its handler, then what follows it
+		// (dead-letter write and offset commit), which the commit timeout bounds.
+		b := sum([]Term{
+			{"consumer " + c.Name + " handler timeout", fmt.Sprintf("kafka[%d].handler_timeout", i), c.HandlerTimeout},
+			{"commit timeout", fmt.Sprintf("kafka[%d].commit_timeout", i), c.CommitTimeout},
+		})
+		b.LimitName, b.LimitKey, b.Limit = "worker drain", "worker_drain", t.WorkerDrain
+		b.Why = "the message in hand at SIGTERM could not finish, be dead-lettered if it failed, and commit before the reader closes"
+		l.Inner = append(l.Inner, b)
 	}
 	return l
 }
@@ -128,8 +184,8 @@ func (l Ladder) check() *InputError {
 		if b.D > b.Limit && !b.Allowed {
 			return &InputError{
 				Field: b.Field,
-				Msg:   fmt.Sprintf("%s %s is longer than %s %s (%s): %s", b.Name, Seconds(b.D), b.LimitName, Seconds(b.Limit), b.LimitKey, b.Why),
-				Fix:   fmt.Sprintf("use %s %s or less, or raise %s to at least %s", b.Field, Seconds(b.Limit), b.LimitKey, Seconds(b.D)),
+				Msg:   fmt.Sprintf("%s is longer than %s %s (%s): %s", b.amount(), b.LimitName, Seconds(b.Limit), b.LimitKey, b.Why),
+				Fix:   fmt.Sprintf("%s, or raise %s to at least %s", b.fits(), b.LimitKey, Seconds(b.D)),
 			}
 		}
 	}
@@ -142,8 +198,8 @@ func (l Ladder) Warnings() []string {
 	var out []string
 	for _, b := range l.Inner {
 		if b.D > b.Limit && b.Allowed {
-			out = append(out, fmt.Sprintf("%s: %s %s is longer than %s %s: allowed because handlers are idempotent, but %s",
-				b.Field, b.Name, Seconds(b.D), b.LimitName, Seconds(b.Limit), b.Cost))
+			out = append(out, fmt.Sprintf("%s: %s is longer than %s %s: allowed because handlers are idempotent, but %s",
+				b.Field, b.amount(), b.LimitName, Seconds(b.Limit), b.Cost))
 		}
 	}
 	return out

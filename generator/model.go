@@ -64,9 +64,15 @@ type Model struct {
 	Cleaners   []CleanerJob
 	TaskServer *TaskServer
 
-	// EventIDHeader names the Kafka header that carries the event id
-	// (the constant EventIDHeader), for every template that writes or reads it.
+	// EventIDHeader is the Kafka header that carries an event's id: the
+	// outbox relay sets it, consumers deduplicate on it.
 	EventIDHeader string
+	// DeadLetterHeaders are the headers a consumer adds to a message it
+	// dead-letters; nil without kafka.
+	DeadLetterHeaders []DeadLetterHeader
+	// MaxAttemptsLimit bounds a consumer's max_attempts, and its
+	// KAFKA_<NAME>_MAX_ATTEMPTS in the service's config.
+	MaxAttemptsLimit int
 
 	// Answers is the normalised answers, written back as gsgen.yaml.
 	Answers Answers
@@ -78,6 +84,11 @@ type Model struct {
 type Timeouts struct {
 	PreStop, Grace, HTTPShutdown, WorkerDrain, AsynqShutdown, TaskTimeout, CloseBudget, Margin time.Duration
 }
+
+// EventIDHeader is the Kafka header that carries an event's id, defined once
+// for every template: the outbox relay sets it to the row's id, consumers
+// deduplicate on it and dead-letter a message without a usable one.
+const EventIDHeader = "event_id"
 
 var nameRE = regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`)
 
@@ -265,6 +276,9 @@ func (m *Model) ClosedParts() []string {
 	}
 	for _, c := range m.Consumers {
 		out = append(out, "kafka reader "+c.Name)
+	}
+	if m.Kafka {
+		out = append(out, "kafka dead-letter writer")
 	}
 	if m.Asynq {
 		out = append(out, "asynq client")

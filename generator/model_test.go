@@ -2,6 +2,7 @@ package generator
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,6 +170,32 @@ func TestComponentAnswersRejected(t *testing.T) {
 			a.Consumers = []ConsumerAnswers{{Name: "pay", HandlerTimeout: Duration(time.Minute)}}
 			return a
 		}(), "kafka[0].handler_timeout", "longer than worker drain"},
+		{"consumer handler and commit over worker drain", func() Answers {
+			a := with("kafka")
+			a.Timeouts.WorkerDrain = Duration(12 * time.Second)
+			a.Consumers = []ConsumerAnswers{{Name: "pay"}}
+			return a
+		}(), "kafka[0].handler_timeout", "consumer pay handler timeout 10s + commit timeout 5s = 15s is longer than worker drain 12s (worker_drain)"},
+		{"dead-letter topic is the topic read", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "pay", Topic: "payments", DeadLetterTopic: "payments"}}
+			return a
+		}(), "kafka[0].dead_letter_topic", "is the topic the consumer reads"},
+		{"default dead-letter topic too long", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "pay", Topic: strings.Repeat("t", 249)}}
+			return a
+		}(), "kafka[0].dead_letter_topic", "not a valid Kafka topic name"},
+		{"max attempts beyond reason", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "pay", MaxAttempts: 1000}}
+			return a
+		}(), "kafka[0].max_attempts", "1000 is more than 100"},
+		{"commit timeout of days", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "pay", CommitTimeout: Duration(48 * time.Hour)}}
+			return a
+		}(), "kafka[0].commit_timeout", "longer than 24h"},
 		{"consumer names twice", func() Answers {
 			a := with("kafka")
 			a.Consumers = []ConsumerAnswers{{Name: "pay"}, {Name: "pay"}}
@@ -258,5 +285,119 @@ func TestOutboxRetrySettings(t *testing.T) {
 				t.Errorf("event id header %q, want event_id: consumers of existing services read that name", m.EventIDHeader)
 			}
 		})
+	}
+}
+
+// The ladder holds a consumer's handler and commit timeouts together inside
+// the worker drain, and says what would fit: each shortened, or the drain raised.
+func TestLadderAddsTheConsumersHandlerAndCommit(t *testing.T) {
+	a := Answers{Name: "orders", Components: []string{"kafka"}, Consumers: []ConsumerAnswers{{Name: "pay", HandlerTimeout: Duration(20 * time.Second)}}}
+	_, err := NewModel(a.WithDefaults())
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("handler 20s + commit 5s in a 20s drain: got %v, want an *InputError", err)
+	}
+	want := "kafka[0].handler_timeout: consumer pay handler timeout 20s + commit timeout 5s = 25s is longer than worker drain 20s (worker_drain): " +
+		"the message in hand at SIGTERM could not finish, be dead-lettered if it failed, and commit before the reader closes; " +
+		"use kafka[0].handler_timeout 15s or less, or raise worker_drain to at least 25s"
+	if ie.Error() != want {
+		t.Errorf("error\n %s\nwant\n %s", ie, want)
+	}
+	// The handler timeout alone equal to the drain used to pass; with the
+	// commit after it, it cannot.
+	a.Consumers[0].HandlerTimeout = Duration(15 * time.Second)
+	a.Consumers[0].CommitTimeout = Duration(5 * time.Second)
+	if _, err := NewModel(a.WithDefaults()); err != nil {
+		t.Errorf("handler 15s + commit 5s = the 20s drain: %v", err)
+	}
+}
+
+// Kafka brings processed_event, and with it a cleaner, unless cleaners are
+// listed: the answers' own list is taken as it is.
+func TestKafkaBringsAProcessedEventCleaner(t *testing.T) {
+	names := func(a Answers) []string {
+		var out []string
+		for _, c := range a.WithDefaults().Cleaners {
+			out = append(out, c.Name+":"+c.Table+"/"+c.Retention.String())
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name       string
+		a          Answers
+		components []string
+		cleaners   []string
+	}{
+		{"kafka alone", Answers{Components: []string{"http", "kafka"}},
+			[]string{"http", "kafka", "cleaner"}, []string{"processed-events:processed_event/168h"}},
+		{"outbox, kafka and cleaner", Answers{Components: []string{"outbox", "kafka", "cleaner"}},
+			[]string{"outbox", "kafka", "cleaner"}, []string{"outbox-dispatched:outbox_event/168h", "processed-events:processed_event/168h"}},
+		{"outbox and cleaner", Answers{Components: []string{"outbox", "cleaner"}},
+			[]string{"outbox", "cleaner"}, []string{"outbox-dispatched:outbox_event/168h"}},
+		{"outbox without cleaner", Answers{Components: []string{"outbox"}}, []string{"outbox"}, nil},
+		{"listed cleaners win", Answers{Components: []string{"kafka", "cleaner"}, Cleaners: []CleanerAnswers{{Name: "events", Table: "processed_event", Column: "processed_at", Retention: Duration(720 * time.Hour)}}},
+			[]string{"kafka", "cleaner"}, []string{"events:processed_event/720h"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.a.Name = "orders"
+			d := c.a.WithDefaults()
+			if !slices.Equal(d.Components, c.components) {
+				t.Errorf("components %v, want %v", d.Components, c.components)
+			}
+			if got := names(c.a); !slices.Equal(got, c.cleaners) {
+				t.Errorf("cleaners %v, want %v", got, c.cleaners)
+			}
+			if _, err := NewModel(d); err != nil {
+				t.Errorf("NewModel: %v", err)
+			}
+			if again := d.WithDefaults(); !slices.Equal(again.Components, d.Components) || !slices.Equal(again.Cleaners, d.Cleaners) {
+				t.Error("defaults applied twice differ from once: a re-run would change the service")
+			}
+		})
+	}
+}
+
+// add and remove keep the processed_event cleaner sensible: adding kafka to
+// a service with cleaners adds it, removing kafka removes it, and removing
+// the last cleaner of a kafka service is refused (the defaults would bring
+// it back on the next run).
+func TestAddRemoveKeepTheProcessedEventCleaner(t *testing.T) {
+	cleaners := func(a Answers) []string {
+		var out []string
+		for _, c := range a.Cleaners {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	full := Answers{Name: "orders", Components: []string{"outbox", "kafka", "cleaner"}}.WithDefaults()
+	noKafka, err := full.RemoveComponent(Kafka, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cleaners(noKafka); !slices.Equal(got, []string{"outbox-dispatched"}) {
+		t.Errorf("remove kafka: cleaners %v, want [outbox-dispatched]", got)
+	}
+	back, err := noKafka.AddComponent(Kafka, &ConsumerAnswers{Name: "pay"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cleaners(back.WithDefaults()); !slices.Equal(got, []string{"outbox-dispatched", "processed-events"}) {
+		t.Errorf("add kafka: cleaners %v, want [outbox-dispatched processed-events]", got)
+	}
+
+	httpKafka := Answers{Name: "orders", Components: []string{"http", "kafka"}}.WithDefaults()
+	gone, err := httpKafka.RemoveComponent(Kafka, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(gone.Components, []string{"http"}) || len(gone.Cleaners) != 0 {
+		t.Errorf("remove kafka from http+kafka: components %v, cleaners %v; want [http] and none (the cleaner came with kafka)", gone.Components, cleaners(gone))
+	}
+	for _, name := range []string{"processed-events", ""} {
+		_, err := httpKafka.RemoveComponent(Cleaner, name)
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != "cleaners" || !strings.Contains(ie.Msg, "keeps at least one cleaner") {
+			t.Errorf("remove cleaner %q from a kafka service: %v, want refused", name, err)
+		}
 	}
 }

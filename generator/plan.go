@@ -113,6 +113,9 @@ var userOwned = map[string]bool{
 	"outbox/internal/outbox/example_test.go.tmpl":    true,
 	"kafka/internal/consumer/_item__handler.go.tmpl": true,
 	"asynq/internal/tasks/example.go.tmpl":           true,
+
+	// How to test the handler beside it: the user extends it with their work.
+	"kafka/internal/consumer/_item__handler_test.go.tmpl": true,
 }
 
 // plannedFromTemplate maps templates/<dir>/<rel> to its output path.

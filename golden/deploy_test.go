@@ -408,6 +408,9 @@ func modelValues(m *generator.Model) map[string]any {
 		v[c.EnvPrefix+"TOPIC"] = c.Topic
 		v[c.EnvPrefix+"GROUP"] = c.Group
 		v[c.EnvPrefix+"HANDLER_TIMEOUT"] = c.HandlerTimeout
+		v[c.EnvPrefix+"COMMIT_TIMEOUT"] = c.CommitTimeout
+		v[c.EnvPrefix+"MAX_ATTEMPTS"] = c.MaxAttempts
+		v[c.EnvPrefix+"DLQ_TOPIC"] = c.DeadLetterTopic
 	}
 	for _, c := range m.Cleaners {
 		v[c.EnvPrefix+"RETENTION"] = c.Retention

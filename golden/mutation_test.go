@@ -58,6 +58,20 @@ var mutations = []mutation{
 		to:   `return eventFault`,
 		pkg:  "./internal/outbox",
 	},
+	{
+		name:   "consumer commits before handling",
+		preset: "full", file: "internal/consumer/consumer.go",
+		from: "attempts, err := c.handle(ctx, msg)",
+		to:   "c.commit(ctx, msg) // as ReadMessage would: a crash in the handler loses the message\n\tattempts, err := c.handle(ctx, msg)",
+		pkg:  "./internal/consumer",
+	},
+	{
+		name:   "consumer never dead-letters: a poison message blocks the rest",
+		preset: "full", file: "internal/consumer/consumer.go",
+		from: "if err == nil || attempts == c.cfg.MaxAttempts {",
+		to:   "if err == nil { // retry until it works",
+		pkg:  "./internal/consumer",
+	},
 }
 
 // TestMutationsFailTheServicesOwnTests applies each mutation to a copy of

@@ -65,6 +65,8 @@ var (
 		"",             // Add another Kafka consumer? [y/N]
 		"",             // Cleaner of outbox_event rows: name [outbox-dispatched]
 		"72h",          // Cleaner of outbox_event rows: retention [168h]
+		"",             // Cleaner of processed_event rows: name [processed-events]
+		"",             // Cleaner of processed_event rows: retention [168h]
 		"",             // preStop [10s]
 		"30s",          // HTTP drain [25s]
 		"",             // worker drain [20s]
@@ -259,7 +261,7 @@ func TestPromptsCheckComponentFlagsAfterTheChoice(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
-	if got, want := printedCommand(stdout, dir), "gsgen new DIR --components http,kafka --consumer payments:payments --yes"; got != want {
+	if got, want := printedCommand(stdout, dir), "gsgen new DIR --components http,kafka,cleaner --consumer payments:payments --yes"; got != want {
 		t.Errorf("printed command %q, want %q", got, want)
 	}
 }

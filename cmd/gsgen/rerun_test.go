@@ -39,11 +39,12 @@ func TestAddKeepsUserFilesAndMatchesNew(t *testing.T) {
 	mine := filepath.Join(dir, "internal/pricing/pricing.go")
 	writeFile(t, mine, "package pricing\n\n// Total is mine.\nfunc Total(a, b int) int { return a + b }\n")
 
-	mustGsgen(t, "add", "kafka", "product-events", "--topic", "products", "--dir", dir)
-	out := mustGsgen(t, "add", "cleaner", "old-events", "--table", "processed_event", "--column", "processed_at", "--retention", "48h", "--dir", dir)
+	// kafka brings a cleaner of processed_event (and the cleaner component).
+	out := mustGsgen(t, "add", "kafka", "product-events", "--topic", "products", "--dir", dir)
 	if !strings.Contains(out, "create    internal/cleaner/cleaner.go") {
-		t.Errorf("add cleaner output:\n%s", out)
+		t.Errorf("add kafka output:\n%s", out)
 	}
+	mustGsgen(t, "add", "cleaner", "old-events", "--table", "processed_event", "--column", "processed_at", "--retention", "48h", "--dir", dir)
 	if b, _ := os.ReadFile(routes); string(b) != string(edited) {
 		t.Error("the user's routes.go changed")
 	}

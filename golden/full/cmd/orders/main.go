@@ -146,15 +146,22 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	go relay.Run(ctx, &wg)
 
 	// Kafka consumers, one reader each. Run fetches, handles and commits until
-	// ctx is cancelled (step 2), finishing the message in hand first.
+	// ctx is cancelled (step 2), finishing the message in hand first. A
+	// message that keeps failing goes to its consumer's dead-letter topic,
+	// through one writer for them all, closed in step 4.
+	deadLetters := consumer.NewDeadLetterWriter(cfg.KafkaBrokers, cfg.CloseTimeout)
 	consumers := []*consumer.Consumer{
 		consumer.New(consumer.Config{
-			Name:           "order-events",
-			Brokers:        cfg.KafkaBrokers,
-			Topic:          cfg.OrderEventsConsumer.Topic,
-			Group:          cfg.OrderEventsConsumer.Group,
-			HandlerTimeout: cfg.OrderEventsConsumer.HandlerTimeout,
-		}, consumer.NewOrderEventsHandler(pool, logger), logger),
+			Name:            "order-events",
+			Brokers:         cfg.KafkaBrokers,
+			Topic:           cfg.OrderEventsConsumer.Topic,
+			Group:           cfg.OrderEventsConsumer.Group,
+			HandlerTimeout:  cfg.OrderEventsConsumer.HandlerTimeout,
+			CommitTimeout:   cfg.OrderEventsConsumer.CommitTimeout,
+			MaxAttempts:     cfg.OrderEventsConsumer.MaxAttempts,
+			DeadLetterTopic: cfg.OrderEventsConsumer.DeadLetterTopic,
+			CloseTimeout:    cfg.CloseTimeout,
+		}, consumer.NewOrderEventsHandler(pool, logger), deadLetters, logger),
 	}
 	for _, c := range consumers {
 		wg.Add(1)
@@ -171,6 +178,16 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.OutboxDispatchedCleaner.Interval,
 		Retention: cfg.OutboxDispatchedCleaner.Retention,
 		BatchSize: cfg.OutboxDispatchedCleaner.BatchSize,
+		Metrics:   cleanerMetrics,
+	}, logger).Run(ctx, &wg)
+
+	// The processed-events cleaner deletes expired processed_event rows in small batches.
+	// Its delete takes ctx directly: shutdown may cut it, the next run finishes it.
+	wg.Add(1)
+	go cleaner.NewProcessedEvents(pool, cleaner.Config{
+		Interval:  cfg.ProcessedEventsCleaner.Interval,
+		Retention: cfg.ProcessedEventsCleaner.Retention,
+		BatchSize: cfg.ProcessedEventsCleaner.BatchSize,
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 
@@ -329,6 +346,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 						})
 					})
 				}
+				// The dead-letter writer: no consumer can write to it any more, their
+				// loops returned in step 3. Close waits only for an attempt whose
+				// consumer gave up on it, and that attempt ends within CLOSE_TIMEOUT.
+				closing.Go(func() { sd.part("closed", "kafka dead-letter writer", deadLetters.Close) })
 				// The asynq client, now that HTTP has drained: no request is left
 				// that could enqueue a task.
 				// With it the queue metrics' own Redis connections.

@@ -168,6 +168,7 @@ func TestCleanersOnTheirTables(t *testing.T) {
 		insert string // stores a row with the cleaner's column set from $1; empty for your own tables
 	}{
 		{"outbox-dispatched", NewOutboxDispatched, "outbox_event", "INSERT INTO outbox_event (aggregate_id, topic, payload, dispatched_at) VALUES ('test', 'test', ''::bytea, $1)"},
+		{"processed-events", NewProcessedEvents, "processed_event", "INSERT INTO processed_event (consumer, event_id, processed_at) VALUES ('test', gen_random_uuid()::text, $1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()

@@ -42,8 +42,9 @@ type Config struct {
 	DatabaseMaxConns        int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
 	KafkaBrokers            []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
 	Outbox                  Outbox        // OUTBOX_*: batch size, poll interval, batch timeout, order, attempts, backoff, message size
-	OrderEventsConsumer     Consumer      // KAFKA_ORDER_EVENTS_TOPIC, KAFKA_ORDER_EVENTS_GROUP, KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT
+	OrderEventsConsumer     Consumer      // KAFKA_ORDER_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
 	OutboxDispatchedCleaner Cleaner       // CLEANER_OUTBOX_DISPATCHED_RETENTION, CLEANER_OUTBOX_DISPATCHED_INTERVAL, CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE
+	ProcessedEventsCleaner  Cleaner       // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
 }
 
 // Outbox is the outbox relay's configuration.
@@ -65,7 +66,13 @@ type Outbox struct {
 type Consumer struct {
 	Topic          string        // the topic it reads
 	Group          string        // its consumer group id: the service's replicas share the topic's partitions
-	HandlerTimeout time.Duration // how long one message may take, shutdown included; at most WORKER_DRAIN_TIMEOUT
+	HandlerTimeout time.Duration // how long one message may take, shutdown included
+	// CommitTimeout bounds what follows the handler: the dead-letter write,
+	// if the message failed, and the offset commit. HandlerTimeout +
+	// CommitTimeout is at most WORKER_DRAIN_TIMEOUT.
+	CommitTimeout   time.Duration
+	MaxAttempts     int    // handler runs before a failing message is dead-lettered
+	DeadLetterTopic string // where such messages go: not Topic, and created ahead of time where auto-creation is off
 }
 
 // Cleaner is one cleaner's configuration.
@@ -93,8 +100,8 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// outbox relay 1 + consumer order-events 1 + cleaner outbox-dispatched 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 17
-	defaultDatabaseMaxConns   = 17
+	// outbox relay 1 + consumer order-events 1 + cleaner outbox-dispatched 1 + cleaner processed-events 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 18
+	defaultDatabaseMaxConns   = 18
 	defaultKafkaBrokers       = "127.0.0.1:9092"
 	defaultOutboxBatchSize    = 50
 	defaultOutboxPollInterval = 500 * time.Millisecond
@@ -145,14 +152,23 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 			MaxMessageBytes: e.count("OUTBOX_MAX_MESSAGE_BYTES", defaultOutboxMaxMessageBytes, 1<<30),
 		},
 		OrderEventsConsumer: Consumer{
-			Topic:          e.topic("KAFKA_ORDER_EVENTS_TOPIC", "events"),
-			Group:          e.str("KAFKA_ORDER_EVENTS_GROUP", "orders-order-events"),
-			HandlerTimeout: e.duration("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", 10*time.Second),
+			Topic:           e.topic("KAFKA_ORDER_EVENTS_TOPIC", "events"),
+			Group:           e.str("KAFKA_ORDER_EVENTS_GROUP", "orders-order-events"),
+			HandlerTimeout:  e.duration("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", 10*time.Second),
+			CommitTimeout:   e.duration("KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT", 5*time.Second),
+			MaxAttempts:     e.count("KAFKA_ORDER_EVENTS_MAX_ATTEMPTS", 5, 100),
+			DeadLetterTopic: e.topic("KAFKA_ORDER_EVENTS_DLQ_TOPIC", "events.dlq"),
 		},
 		OutboxDispatchedCleaner: Cleaner{
 			Retention: e.duration("CLEANER_OUTBOX_DISPATCHED_RETENTION", 168*time.Hour),
 			Interval:  e.duration("CLEANER_OUTBOX_DISPATCHED_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE", 500, 10000),
+		},
+		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
+		ProcessedEventsCleaner: Cleaner{
+			Retention: e.duration("CLEANER_PROCESSED_EVENTS_RETENTION", 168*time.Hour),
+			Interval:  e.duration("CLEANER_PROCESSED_EVENTS_INTERVAL", time.Minute),
+			BatchSize: e.count("CLEANER_PROCESSED_EVENTS_BATCH_SIZE", 500, 10000),
 		},
 	}
 	// The relay's waits after a failure double from OUTBOX_BACKOFF_MIN up to
@@ -165,8 +181,12 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	if e.ok("OUTBOX_BATCH_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && c.Outbox.BatchTimeout > c.WorkerDrainTimeout {
 		e.bad("OUTBOX_BATCH_TIMEOUT", c.Outbox.BatchTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would wait for a batch longer than the drain allows")
 	}
-	if e.ok("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && c.OrderEventsConsumer.HandlerTimeout > c.WorkerDrainTimeout {
-		e.bad("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", c.OrderEventsConsumer.HandlerTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would cut the message in hand")
+	if handler, commit := c.OrderEventsConsumer.HandlerTimeout, c.OrderEventsConsumer.CommitTimeout; e.ok("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", "KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && handler+commit > c.WorkerDrainTimeout {
+		e.bad("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", handler.String(), fmt.Sprintf("+ KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT %v = %v is longer than WORKER_DRAIN_TIMEOUT %v: a shutdown would cut the message in hand before its commit; shorten either, or raise WORKER_DRAIN_TIMEOUT to at least %[2]v",
+			commit, handler+commit, c.WorkerDrainTimeout))
+	}
+	if e.ok("KAFKA_ORDER_EVENTS_DLQ_TOPIC", "KAFKA_ORDER_EVENTS_TOPIC") && c.OrderEventsConsumer.DeadLetterTopic == c.OrderEventsConsumer.Topic {
+		e.bad("KAFKA_ORDER_EVENTS_DLQ_TOPIC", c.OrderEventsConsumer.DeadLetterTopic, "is KAFKA_ORDER_EVENTS_TOPIC: a failed message would come back to the topic it failed in, forever")
 	}
 	// The ladder, checked again with the deployed value: a task may run for
 	// taskTimeout, so a shorter drain would cut it on every deploy.
@@ -175,9 +195,9 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 			"must be at least the task timeout "+taskTimeout.String()+": every deploy would cut running tasks and run them again")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (3 background loops, one for HTTP handlers, each asynq handler):
+	// same time (4 background loops, one for HTTP handlers, each asynq handler):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := 3 + 1 + c.AsynqConcurrency
+	minConns := 4 + 1 + c.AsynqConcurrency
 	if e.ok("DATABASE_MAX_CONNS", "ASYNQ_CONCURRENCY") && int(c.DatabaseMaxConns) < minConns {
 		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once", minConns))
 	}

@@ -163,7 +163,7 @@ var (
 	wantStopped = []string{}
 	wantDrained = []string{"workers"}
 	// Closed side by side, in any order.
-	wantClosed = []string{"kafka writer", "kafka reader order-events"}
+	wantClosed = []string{"kafka writer", "kafka reader order-events", "kafka dead-letter writer"}
 	// Closed after them, in this order.
 	wantClosedLast = []string{"postgres pool", "admin listener"}
 )
@@ -313,7 +313,7 @@ func testEnv(t *testing.T, vars map[string]string) func(string) (string, bool) {
 	t.Helper()
 	env := map[string]string{}
 	_, env["DATABASE_URL"] = testenv.Postgres(t)
-	_, brokers := testenv.Kafka(t, "events")
+	_, brokers := testenv.Kafka(t, "events", "events.dlq")
 	env["KAFKA_BROKERS"] = strings.Join(brokers, ",")
 	maps.Copy(env, vars)
 	return fixedEnv(env)

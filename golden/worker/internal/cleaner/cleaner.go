@@ -89,6 +89,15 @@ func NewOutboxDispatched(conn db.DBTX, cfg Config, log *slog.Logger) *Cleaner {
 	}, log)
 }
 
+// NewProcessedEvents returns the processed-events cleaner, which deletes
+// processed_event rows whose processed_at is older than the retention.
+func NewProcessedEvents(conn db.DBTX, cfg Config, log *slog.Logger) *Cleaner {
+	q := db.New(conn)
+	return New("processed-events", cfg, func(ctx context.Context, before time.Time, limit int32) (int64, error) {
+		return q.DeleteExpiredProcessedEvents(ctx, db.DeleteExpiredProcessedEventsParams{Before: before, BatchSize: limit})
+	}, log)
+}
+
 // Run cleans every Interval until ctx is cancelled.
 func (c *Cleaner) Run(ctx context.Context, wg *sync.WaitGroup) {
 	defer wg.Done()

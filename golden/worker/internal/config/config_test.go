@@ -80,7 +80,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"DATABASE_URL", ""},
 		{"DATABASE_URL", "postgres://user:secret@db:notaport/x"},
 		{"DATABASE_MAX_CONNS", "0"},
-		{"DATABASE_MAX_CONNS", strconv.Itoa(3 - 1)}, // below what the parts need at once
+		{"DATABASE_MAX_CONNS", strconv.Itoa(4 - 1)}, // below what the parts need at once
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
 		{"KAFKA_ORDER_EVENTS_TOPIC", "no spaces"},
@@ -90,6 +90,10 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"OUTBOX_BACKOFF_MAX", "25h"},
 		{"OUTBOX_BACKOFF_MAX", "1ns"}, // shorter than OUTBOX_BACKOFF_MIN
 		{"OUTBOX_MAX_MESSAGE_BYTES", "big"},
+		{"KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT", "soon"},
+		{"KAFKA_ORDER_EVENTS_MAX_ATTEMPTS", "0"},
+		{"KAFKA_ORDER_EVENTS_DLQ_TOPIC", "events"},    // the topic it reads
+		{"KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", "20s"}, // fits the drain alone, not with the commit after it
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			_, err := Load(lookup(map[string]string{tc.key: tc.value}))

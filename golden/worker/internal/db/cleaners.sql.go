@@ -37,3 +37,31 @@ func (q *Queries) DeleteExpiredOutboxDispatched(ctx context.Context, arg DeleteE
 	}
 	return result.RowsAffected(), nil
 }
+
+const deleteExpiredProcessedEvents = `-- name: DeleteExpiredProcessedEvents :execrows
+DELETE FROM processed_event
+WHERE (consumer, event_id) IN (
+    SELECT consumer, event_id FROM processed_event
+    WHERE processed_at < $1::timestamptz
+    ORDER BY processed_at
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED
+)
+`
+
+type DeleteExpiredProcessedEventsParams struct {
+	Before    time.Time
+	BatchSize int32
+}
+
+// DeleteExpiredProcessedEvents deletes up to batch_size rows of processed_event
+// whose processed_at is before the cutoff, oldest first. PostgreSQL has no
+// DELETE ... LIMIT, hence the keyed subquery; SKIP LOCKED lets replicas
+// clean side by side. The cast types the cutoff for sqlc (time.Time).
+func (q *Queries) DeleteExpiredProcessedEvents(ctx context.Context, arg DeleteExpiredProcessedEventsParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteExpiredProcessedEvents, arg.Before, arg.BatchSize)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}

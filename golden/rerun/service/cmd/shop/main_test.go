@@ -296,7 +296,7 @@ var (
 	wantStopped = []string{"asynq"}
 	wantDrained = []string{"http", "workers", "asynq"}
 	// Closed side by side, in any order.
-	wantClosed = []string{"kafka reader product-events", "asynq client"}
+	wantClosed = []string{"kafka reader product-events", "kafka dead-letter writer", "asynq client"}
 	// Closed after them, in this order.
 	wantClosedLast = []string{"postgres pool", "admin listener"}
 )
@@ -494,7 +494,7 @@ func testEnv(t *testing.T, vars map[string]string) func(string) (string, bool) {
 	t.Helper()
 	env := map[string]string{}
 	_, env["DATABASE_URL"] = testenv.Postgres(t)
-	_, brokers := testenv.Kafka(t, "products")
+	_, brokers := testenv.Kafka(t, "products", "products.dlq")
 	env["KAFKA_BROKERS"] = strings.Join(brokers, ",")
 	redis := testenv.Redis(t)
 	env["REDIS_ADDR"], env["REDIS_DB"] = redis.Addr, strconv.Itoa(redis.DB)

@@ -1,3 +1,17 @@
+-- name: DeleteExpiredProcessedEvents :execrows
+-- DeleteExpiredProcessedEvents deletes up to batch_size rows of processed_event
+-- whose processed_at is before the cutoff, oldest first. PostgreSQL has no
+-- DELETE ... LIMIT, hence the keyed subquery; SKIP LOCKED lets replicas
+-- clean side by side. The cast types the cutoff for sqlc (time.Time).
+DELETE FROM processed_event
+WHERE (consumer, event_id) IN (
+    SELECT consumer, event_id FROM processed_event
+    WHERE processed_at < sqlc.arg(before)::timestamptz
+    ORDER BY processed_at
+    LIMIT sqlc.arg(batch_size)
+    FOR UPDATE SKIP LOCKED
+);
+
 -- name: DeleteExpiredOldEvents :execrows
 -- DeleteExpiredOldEvents deletes up to batch_size rows of processed_event
 -- whose processed_at is before the cutoff, oldest first. PostgreSQL has no

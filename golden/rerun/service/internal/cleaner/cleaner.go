@@ -80,6 +80,15 @@ func New(name string, cfg Config, deleteBatch DeleteFunc, log *slog.Logger) *Cle
 	return &Cleaner{name: name, cfg: cfg, deleteBatch: deleteBatch, log: log.With("worker", name+" cleaner")}
 }
 
+// NewProcessedEvents returns the processed-events cleaner, which deletes
+// processed_event rows whose processed_at is older than the retention.
+func NewProcessedEvents(conn db.DBTX, cfg Config, log *slog.Logger) *Cleaner {
+	q := db.New(conn)
+	return New("processed-events", cfg, func(ctx context.Context, before time.Time, limit int32) (int64, error) {
+		return q.DeleteExpiredProcessedEvents(ctx, db.DeleteExpiredProcessedEventsParams{Before: before, BatchSize: limit})
+	}, log)
+}
+
 // NewOldEvents returns the old-events cleaner, which deletes
 // processed_event rows whose processed_at is older than the retention.
 func NewOldEvents(conn db.DBTX, cfg Config, log *slog.Logger) *Cleaner {

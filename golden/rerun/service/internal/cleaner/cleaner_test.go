@@ -167,6 +167,7 @@ func TestCleanersOnTheirTables(t *testing.T) {
 		table  string
 		insert string // stores a row with the cleaner's column set from $1; empty for your own tables
 	}{
+		{"processed-events", NewProcessedEvents, "processed_event", "INSERT INTO processed_event (consumer, event_id, processed_at) VALUES ('test', gen_random_uuid()::text, $1)"},
 		{"old-events", NewOldEvents, "processed_event", "INSERT INTO processed_event (consumer, event_id, processed_at) VALUES ('test', gen_random_uuid()::text, $1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

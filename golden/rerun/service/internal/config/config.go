@@ -31,25 +31,32 @@ type Config struct {
 	// it); 0 when there is none. main sets the Go runtime's soft limit from it.
 	MemoryLimit int64
 	// GOMEMLIMIT is set: the Go runtime has read a soft limit of its own.
-	GoMemLimitSet         bool
-	RedisAddr             string        // REDIS_ADDR: the Redis that holds asynq's queues
-	RedisPassword         string        // REDIS_PASSWORD: empty if Redis has none; set it from a Secret
-	RedisDB               int           // REDIS_DB: the Redis database number
-	AsynqConcurrency      int           // ASYNQ_CONCURRENCY: how many tasks one process runs at once
-	AsynqShutdownTimeout  time.Duration // ASYNQ_SHUTDOWN_TIMEOUT: how long running tasks may take to finish at shutdown
-	WorkerDrainTimeout    time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
-	DatabaseURL           string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
-	DatabaseMaxConns      int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
-	KafkaBrokers          []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
-	ProductEventsConsumer Consumer      // KAFKA_PRODUCT_EVENTS_TOPIC, KAFKA_PRODUCT_EVENTS_GROUP, KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT
-	OldEventsCleaner      Cleaner       // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE
+	GoMemLimitSet          bool
+	RedisAddr              string        // REDIS_ADDR: the Redis that holds asynq's queues
+	RedisPassword          string        // REDIS_PASSWORD: empty if Redis has none; set it from a Secret
+	RedisDB                int           // REDIS_DB: the Redis database number
+	AsynqConcurrency       int           // ASYNQ_CONCURRENCY: how many tasks one process runs at once
+	AsynqShutdownTimeout   time.Duration // ASYNQ_SHUTDOWN_TIMEOUT: how long running tasks may take to finish at shutdown
+	WorkerDrainTimeout     time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
+	DatabaseURL            string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
+	DatabaseMaxConns       int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
+	KafkaBrokers           []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
+	ProductEventsConsumer  Consumer      // KAFKA_PRODUCT_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
+	ProcessedEventsCleaner Cleaner       // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
+	OldEventsCleaner       Cleaner       // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE
 }
 
 // Consumer is one Kafka consumer's configuration.
 type Consumer struct {
 	Topic          string        // the topic it reads
 	Group          string        // its consumer group id: the service's replicas share the topic's partitions
-	HandlerTimeout time.Duration // how long one message may take, shutdown included; at most WORKER_DRAIN_TIMEOUT
+	HandlerTimeout time.Duration // how long one message may take, shutdown included
+	// CommitTimeout bounds what follows the handler: the dead-letter write,
+	// if the message failed, and the offset commit. HandlerTimeout +
+	// CommitTimeout is at most WORKER_DRAIN_TIMEOUT.
+	CommitTimeout   time.Duration
+	MaxAttempts     int    // handler runs before a failing message is dead-lettered
+	DeadLetterTopic string // where such messages go: not Topic, and created ahead of time where auto-creation is off
 }
 
 // Cleaner is one cleaner's configuration.
@@ -77,8 +84,8 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// consumer product-events 1 + cleaner old-events 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 16
-	defaultDatabaseMaxConns = 16
+	// consumer product-events 1 + cleaner processed-events 1 + cleaner old-events 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 17
+	defaultDatabaseMaxConns = 17
 	defaultKafkaBrokers     = "127.0.0.1:9092"
 )
 
@@ -105,10 +112,20 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		DatabaseMaxConns:     int32(e.count("DATABASE_MAX_CONNS", defaultDatabaseMaxConns, 1000)),
 		KafkaBrokers:         e.brokers("KAFKA_BROKERS", defaultKafkaBrokers),
 		ProductEventsConsumer: Consumer{
-			Topic:          e.topic("KAFKA_PRODUCT_EVENTS_TOPIC", "products"),
-			Group:          e.str("KAFKA_PRODUCT_EVENTS_GROUP", "shop-product-events"),
-			HandlerTimeout: e.duration("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", 10*time.Second),
+			Topic:           e.topic("KAFKA_PRODUCT_EVENTS_TOPIC", "products"),
+			Group:           e.str("KAFKA_PRODUCT_EVENTS_GROUP", "shop-product-events"),
+			HandlerTimeout:  e.duration("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", 10*time.Second),
+			CommitTimeout:   e.duration("KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT", 5*time.Second),
+			MaxAttempts:     e.count("KAFKA_PRODUCT_EVENTS_MAX_ATTEMPTS", 5, 100),
+			DeadLetterTopic: e.topic("KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "products.dlq"),
 		},
+		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
+		ProcessedEventsCleaner: Cleaner{
+			Retention: e.duration("CLEANER_PROCESSED_EVENTS_RETENTION", 168*time.Hour),
+			Interval:  e.duration("CLEANER_PROCESSED_EVENTS_INTERVAL", time.Minute),
+			BatchSize: e.count("CLEANER_PROCESSED_EVENTS_BATCH_SIZE", 500, 10000),
+		},
+		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
 		OldEventsCleaner: Cleaner{
 			Retention: e.duration("CLEANER_OLD_EVENTS_RETENTION", 48*time.Hour),
 			Interval:  e.duration("CLEANER_OLD_EVENTS_INTERVAL", time.Minute),
@@ -117,8 +134,12 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	}
 	// The ladder, checked again at run time: a batch or a message in hand
 	// must fit in the worker drain, or shutdown cuts it.
-	if e.ok("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && c.ProductEventsConsumer.HandlerTimeout > c.WorkerDrainTimeout {
-		e.bad("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", c.ProductEventsConsumer.HandlerTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would cut the message in hand")
+	if handler, commit := c.ProductEventsConsumer.HandlerTimeout, c.ProductEventsConsumer.CommitTimeout; e.ok("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", "KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && handler+commit > c.WorkerDrainTimeout {
+		e.bad("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", handler.String(), fmt.Sprintf("+ KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT %v = %v is longer than WORKER_DRAIN_TIMEOUT %v: a shutdown would cut the message in hand before its commit; shorten either, or raise WORKER_DRAIN_TIMEOUT to at least %[2]v",
+			commit, handler+commit, c.WorkerDrainTimeout))
+	}
+	if e.ok("KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "KAFKA_PRODUCT_EVENTS_TOPIC") && c.ProductEventsConsumer.DeadLetterTopic == c.ProductEventsConsumer.Topic {
+		e.bad("KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", c.ProductEventsConsumer.DeadLetterTopic, "is KAFKA_PRODUCT_EVENTS_TOPIC: a failed message would come back to the topic it failed in, forever")
 	}
 	// The ladder, checked again with the deployed value: a task may run for
 	// taskTimeout, so a shorter drain would cut it on every deploy.
@@ -127,9 +148,9 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 			"must be at least the task timeout "+taskTimeout.String()+": every deploy would cut running tasks and run them again")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (2 background loops, one for HTTP handlers, each asynq handler):
+	// same time (3 background loops, one for HTTP handlers, each asynq handler):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := 2 + 1 + c.AsynqConcurrency
+	minConns := 3 + 1 + c.AsynqConcurrency
 	if e.ok("DATABASE_MAX_CONNS", "ASYNQ_CONCURRENCY") && int(c.DatabaseMaxConns) < minConns {
 		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once", minConns))
 	}

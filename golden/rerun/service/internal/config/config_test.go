@@ -92,7 +92,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"DATABASE_URL", ""},
 		{"DATABASE_URL", "postgres://user:secret@db:notaport/x"},
 		{"DATABASE_MAX_CONNS", "0"},
-		{"DATABASE_MAX_CONNS", strconv.Itoa(13 - 1)}, // below what the parts need at once
+		{"DATABASE_MAX_CONNS", strconv.Itoa(14 - 1)}, // below what the parts need at once
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
 		{"KAFKA_PRODUCT_EVENTS_TOPIC", "no spaces"},
@@ -103,6 +103,10 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"ASYNQ_CONCURRENCY", "0"},
 		{"ASYNQ_SHUTDOWN_TIMEOUT", "0s"},
 		{"ASYNQ_SHUTDOWN_TIMEOUT", "500ms"}, // shorter than the task timeout
+		{"KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT", "soon"},
+		{"KAFKA_PRODUCT_EVENTS_MAX_ATTEMPTS", "0"},
+		{"KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "products"},  // the topic it reads
+		{"KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", "20s"}, // fits the drain alone, not with the commit after it
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			_, err := Load(lookup(map[string]string{tc.key: tc.value}))

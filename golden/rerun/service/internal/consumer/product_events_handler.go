@@ -33,7 +33,14 @@ func NewProductEventsHandler(pool *pgxpool.Pool, log *slog.Logger) *ProductEvent
 // Handle does the work for one message, once per event id. ctx is not
 // cancelled by shutdown, so the message in hand is finished, but it ends
 // after the handler timeout: pass it to every call, so a stuck query gives up.
+//
+// An error (or a panic) makes the consumer try the message again after a
+// pause, and after the last attempt write it to the dead-letter topic: return
+// one for what may pass (a lost connection, a deadlock), and nil for a
+// message you decide to skip.
 func (h *ProductEventsHandler) Handle(ctx context.Context, msg kafka.Message) error {
+	// Never empty: a message without a usable event id was dead-lettered
+	// before it got here.
 	eventID := EventID(msg)
 
 	tx, err := h.pool.Begin(ctx)
