@@ -48,6 +48,19 @@ func (m *Model) dashboardPanels() []panel {
 				{`histogram_quantile(0.99, sum by (le) (rate(NS_outbox_batch_duration_seconds_bucket[5m])))`, "p99"}}},
 		)
 	}
+	if m.Kafka {
+		ps = append(ps,
+			panel{"Messages handled per second, by consumer", "short", [][2]string{
+				{`sum by (consumer) (rate(NS_consumer_messages_handled_total[5m]))`, "{{consumer}}"}}},
+			panel{"Handler failures and dead letters, by consumer", "short", [][2]string{
+				{`sum by (consumer) (increase(NS_consumer_handler_failures_total[5m]))`, "{{consumer}} failed calls"},
+				{`sum by (consumer) (increase(NS_consumer_messages_dead_lettered_total[5m]))`, "{{consumer}} dead-lettered"}}},
+			panel{"Consumer lag, by consumer", "short", [][2]string{
+				{`max by (consumer) (NS_consumer_lag)`, "{{consumer}}"}}},
+			panel{"Handler time, 99th percentile, by consumer", "s", [][2]string{
+				{`histogram_quantile(0.99, sum by (le, consumer) (rate(NS_consumer_handler_duration_seconds_bucket[5m])))`, "{{consumer}}"}}},
+		)
+	}
 	if m.Cleaner {
 		ps = append(ps,
 			panel{"Rows deleted per second, by cleaner", "short", [][2]string{
@@ -196,6 +209,14 @@ func (m *Model) alerts() []alert {
 				"An outbox event of NAME has waited over 5 minutes: the relay is not publishing (Kafka down, a relay stuck, events held behind a parked one)."},
 			alert{"OutboxParkedEvents", `max(NS_outbox_parked_events) > 0`, "1m", "warning",
 				"NAME has parked outbox events: Kafka refused them for good. Their aggregates wait until they are released (README.md, When Kafka refuses an event)."},
+		)
+	}
+	if m.Kafka {
+		as = append(as,
+			alert{"ConsumerDeadLetters", `sum by (consumer) (increase(NS_consumer_messages_dead_lettered_total[15m])) > 0`, "0m", "warning",
+				"A consumer of NAME dead-lettered messages: read them in its dead-letter topic (README.md, What happens to a bad message)."},
+			alert{"ConsumerLagGrowing", `max by (consumer) (NS_consumer_lag) > 1000 and max by (consumer) (deriv(NS_consumer_lag[15m])) > 0`, "15m", "warning",
+				"A consumer of NAME falls further behind: its handler is slow or failing, or it has too few partitions for the load."},
 		)
 	}
 	if m.Cleaner {

@@ -150,6 +150,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// message that keeps failing goes to its consumer's dead-letter topic,
 	// through one writer for them all, closed in step 4.
 	deadLetters := consumer.NewDeadLetterWriter(cfg.KafkaBrokers, cfg.CloseTimeout)
+	consumerMetrics := consumer.NewMetrics(m.Registry) // one set, labelled by consumer
 	consumers := []*consumer.Consumer{
 		consumer.New(consumer.Config{
 			Name:            "order-events",
@@ -161,6 +162,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			MaxAttempts:     cfg.OrderEventsConsumer.MaxAttempts,
 			DeadLetterTopic: cfg.OrderEventsConsumer.DeadLetterTopic,
 			CloseTimeout:    cfg.CloseTimeout,
+			Metrics:         consumerMetrics,
 		}, consumer.NewOrderEventsHandler(pool, logger), deadLetters, logger),
 	}
 	for _, c := range consumers {

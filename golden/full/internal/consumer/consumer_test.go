@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/segmentio/kafka-go"
 
 	"example.com/orders/internal/db"
@@ -142,7 +144,9 @@ func TestConsumerFailurePaths(t *testing.T) {
 
 			rec := newRecorder()
 			rec.onCall(EventID(bad), tc.handle)
-			stop := k.start(k.config("failure-paths"), rec)
+			cfg := k.config("failure-paths")
+			cfg.Metrics = NewMetrics(prometheus.NewRegistry())
+			stop := k.start(cfg, rec)
 			// Every message ends handled or dead-lettered, and committed. The
 			// bad one is tried no more than it should be: a consumer that
 			// retried for ever would fail here, not hang.
@@ -162,6 +166,25 @@ func TestConsumerFailurePaths(t *testing.T) {
 			}
 			if n := rec.count(EventID(bad)); n != tc.calls {
 				t.Errorf("the handler ran %d times on the bad message, want %d", n, tc.calls)
+			}
+			// The metrics count the same: each message handled or dead-lettered
+			// once, each failed call once.
+			handled, failures, dead := len(good), tc.calls, 1
+			if tc.why == "" { // it succeeded on its last call
+				handled, failures, dead = len(good)+1, tc.calls-1, 0
+			}
+			for _, c := range []struct {
+				name string
+				vec  *prometheus.CounterVec
+				want int
+			}{
+				{"handled", cfg.Metrics.Handled, handled},
+				{"handler failures", cfg.Metrics.Failed, failures},
+				{"dead-lettered", cfg.Metrics.DeadLettered, dead},
+			} {
+				if got := testutil.ToFloat64(c.vec.WithLabelValues(cfg.Name)); got != float64(c.want) {
+					t.Errorf("%s counter %v, want %d", c.name, got, c.want)
+				}
 			}
 			letters := k.read(testDeadLetterTopic)
 			if tc.why == "" {

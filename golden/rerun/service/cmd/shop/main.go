@@ -128,6 +128,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// message that keeps failing goes to its consumer's dead-letter topic,
 	// through one writer for them all, closed in step 4.
 	deadLetters := consumer.NewDeadLetterWriter(cfg.KafkaBrokers, cfg.CloseTimeout)
+	consumerMetrics := consumer.NewMetrics(m.Registry) // one set, labelled by consumer
 	consumers := []*consumer.Consumer{
 		consumer.New(consumer.Config{
 			Name:            "product-events",
@@ -139,6 +140,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			MaxAttempts:     cfg.ProductEventsConsumer.MaxAttempts,
 			DeadLetterTopic: cfg.ProductEventsConsumer.DeadLetterTopic,
 			CloseTimeout:    cfg.CloseTimeout,
+			Metrics:         consumerMetrics,
 		}, consumer.NewProductEventsHandler(pool, logger), deadLetters, logger),
 	}
 	for _, c := range consumers {

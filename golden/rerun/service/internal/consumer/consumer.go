@@ -22,6 +22,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/segmentio/kafka-go"
 )
 
@@ -123,6 +124,9 @@ type Config struct {
 	// each further one, up to MaxBackoff. Zero takes the defaults
 	// (defaultBackoff, defaultMaxBackoff); tests make them short.
 	Backoff, MaxBackoff time.Duration
+	// Metrics counts the consumer's work; nil counts into a registry nobody
+	// serves (main passes the service's, shared by its consumers).
+	Metrics *Metrics
 }
 
 const (
@@ -214,7 +218,12 @@ func New(cfg Config, h Handler, deadLetters *kafka.Writer, log *slog.Logger) *Co
 			log.Warn("kafka reader", "err", fmt.Sprintf(format, args...))
 		}),
 	})
-	return &Consumer{cfg: cfg, reader: reader, handler: h, deadLetters: deadLetters, log: log}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics(prometheus.NewRegistry())
+	}
+	c := &Consumer{cfg: cfg, reader: reader, handler: h, deadLetters: deadLetters, log: log}
+	cfg.Metrics.watch(c)
+	return c
 }
 
 // deadLetterBatchBytes is the largest dead letter the writer sends: the
@@ -316,6 +325,7 @@ func (c *Consumer) process(ctx context.Context, msg kafka.Message) bool {
 		cctx, cancel := c.afterHandler(ctx)
 		defer cancel()
 		c.commit(cctx, msg)
+		c.cfg.Metrics.Handled.WithLabelValues(c.cfg.Name).Inc()
 		return true
 	case attempts < c.cfg.MaxAttempts:
 		return false // shutdown stopped the retries
@@ -331,6 +341,9 @@ func (c *Consumer) process(ctx context.Context, msg kafka.Message) bool {
 func (c *Consumer) handle(ctx context.Context, msg kafka.Message) (attempts int, err error) {
 	for attempts = 1; ; attempts++ {
 		err = c.handleOnce(ctx, msg)
+		if err != nil {
+			c.cfg.Metrics.Failed.WithLabelValues(c.cfg.Name).Inc()
+		}
 		if err == nil || attempts == c.cfg.MaxAttempts {
 			return attempts, err
 		}
@@ -351,6 +364,9 @@ func (c *Consumer) handle(ctx context.Context, msg kafka.Message) (attempts int,
 func (c *Consumer) handleOnce(ctx context.Context, msg kafka.Message) (err error) {
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.HandlerTimeout)
 	defer cancel()
+	defer func(start time.Time) {
+		c.cfg.Metrics.HandlerDuration.WithLabelValues(c.cfg.Name).Observe(time.Since(start).Seconds())
+	}(time.Now())
 	defer func() {
 		if p := recover(); p != nil {
 			c.log.Error("handler panicked", "partition", msg.Partition, "offset", msg.Offset, "event_id", EventID(msg),
@@ -378,6 +394,7 @@ func (c *Consumer) deadLetter(ctx context.Context, msg kafka.Message, attempts i
 	letter := c.deadLetterOf(msg, attempts, why)
 	for try := 1; ; try++ {
 		if c.tryDeadLetter(ctx, msg, letter) {
+			c.cfg.Metrics.DeadLettered.WithLabelValues(c.cfg.Name).Inc()
 			c.log.Error("message dead-lettered", "partition", msg.Partition, "offset", msg.Offset, "event_id", EventID(msg),
 				"dead_letter_topic", c.cfg.DeadLetterTopic, "attempts", attempts, "err", why)
 			return true
