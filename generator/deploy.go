@@ -181,6 +181,9 @@ func (m *Model) configEnv() []EnvVar {
 			answer("HTTP_SHUTDOWN_TIMEOUT", t.HTTPShutdown, "timeouts.http_shutdown"))
 	}
 	env = append(env,
+		answer("TERMINATION_GRACE_PERIOD", m.Ladder.Grace, "timeouts.grace: terminationGracePeriodSeconds, for the service to check its budget"),
+		answer("PRESTOP_SLEEP", m.Ladder.PreStop, preStopFrom(m)),
+		answer("SHUTDOWN_MARGIN", m.Ladder.Margin, "timeouts.margin"),
 		answer("CLOSE_TIMEOUT", t.CloseBudget, "timeouts.close_budget"),
 		EnvVar{"LOG_LEVEL", deployLogLevel, "not an answer: the service's default"})
 	if m.TaskServer != nil {
@@ -190,6 +193,9 @@ func (m *Model) configEnv() []EnvVar {
 			EnvVar{"ASYNQ_CONCURRENCY", strconv.Itoa(m.TaskServer.Concurrency), "asynq.concurrency"},
 			answer("ASYNQ_SHUTDOWN_TIMEOUT", t.AsynqShutdown, "timeouts.asynq_shutdown"),
 		)
+	}
+	if m.AsynqWorker {
+		env = append(env, answer("WORKER_TERMINATION_GRACE_PERIOD", m.workerLadder().Grace, "the worker Deployment's terminationGracePeriodSeconds"))
 	}
 	if m.HasWorkers {
 		env = append(env, answer("WORKER_DRAIN_TIMEOUT", t.WorkerDrain, "timeouts.worker_drain"))
@@ -318,4 +324,12 @@ func (l Ladder) Gantt(title string) string {
 // ganttTime writes d for dateFormat x: whole milliseconds, "10000".
 func ganttTime(d time.Duration) string {
 	return strconv.FormatInt(d.Milliseconds(), 10)
+}
+
+// preStopFrom says where PRESTOP_SLEEP comes from.
+func preStopFrom(m *Model) string {
+	if !m.HTTP {
+		return "no Service routes to the pods: no preStop sleep"
+	}
+	return "timeouts.prestop: the preStop sleep"
 }

@@ -47,7 +47,7 @@ func main() {
 // signals, as cmd/orders does: asynq's Run would install a handler of its
 // own, and a SIGTERM that came before it would be lost.
 func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr io.Writer) int {
-	cfg, err := config.Load(lookupEnv)
+	cfg, err := config.LoadWorker(lookupEnv)
 	if err != nil {
 		slog.New(slog.NewJSONHandler(stderr, nil)).Error("bad configuration", "service", "orders-worker", "err", err)
 		return exitConfig

@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"slices"
@@ -45,7 +46,15 @@ func startWorker(t *testing.T) *worker {
 		}
 		<-w.exited
 	})
-	testenv.WaitFor(t, "the task server started", 1, func() (int, error) { return len(w.logs.messages("task server started")), nil })
+	testenv.WaitFor(t, "the task server started", 1, func() (int, error) {
+		select {
+		case code := <-w.exited:
+			w.exited <- code
+			return 0, fmt.Errorf("run returned %d:\n%s", code, w.logs)
+		default:
+		}
+		return len(w.logs.messages("task server started")), nil
+	})
 	return w
 }
 

@@ -24,6 +24,7 @@ type Config struct {
 	AdminAddr    string        // ADMIN_ADDR: where the admin listener serves the probes and /metrics
 	Pprof        bool          // PPROF: serve net/http/pprof on the admin listener too
 	CloseTimeout time.Duration // CLOSE_TIMEOUT: how long closing connections may take after the drain
+	Budget       Budget        // TERMINATION_GRACE_PERIOD, PRESTOP_SLEEP, SHUTDOWN_MARGIN: the budget the drains fit in
 	LogLevel     slog.Level    // LOG_LEVEL: debug, info, warn or error
 	// MEMORY_LIMIT: the container's memory limit in bytes (Kubernetes passes
 	// it); 0 when there is none. main sets the Go runtime's soft limit from it.
@@ -78,8 +79,12 @@ type Cleaner struct {
 // The defaults are the answers given to gsgen. Together they fit the shutdown
 // budget in README.md; change them there (gsgen.yaml) rather than here.
 const (
-	defaultAdminAddr          = ":9090"
-	defaultCloseTimeout       = time.Second
+	defaultAdminAddr    = ":9090"
+	defaultCloseTimeout = time.Second
+	// The budget of README.md, "Shutdown budget": the manifests pass the same.
+	defaultGrace              = time.Minute
+	defaultPreStop            = 0 * time.Second // no Service routes to the pods: no preStop
+	defaultMargin             = 5 * time.Second
 	defaultLogLevel           = slog.LevelInfo
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
@@ -102,15 +107,47 @@ const (
 	maxOutboxBackoff = 24 * time.Hour
 )
 
-// Load reads the configuration through lookup (os.LookupEnv in main, a map
-// in tests); an unset variable takes its default. It reports every bad
-// variable at once, each error naming its variable.
+// Load reads the configuration of cmd/relay through lookup (os.LookupEnv
+// in main, a map in tests); an unset variable takes its default. It reports
+// every bad variable at once, each error naming its variable, and checks
+// that the drains fit the shutdown budget (Budget).
 func Load(lookup func(string) (string, bool)) (Config, error) {
+	return load(lookup, process{graceKey: "TERMINATION_GRACE_PERIOD", grace: mainGrace, preStop: true, drains: func(c Config) []drain {
+		return []drain{
+			{"WORKER_DRAIN_TIMEOUT", c.WorkerDrainTimeout},
+		}
+	}})
+}
+
+// LoadCommand reads the configuration for a one-off command such as
+// `relay migrate`, which drains nothing.
+func LoadCommand(lookup func(string) (string, bool)) (Config, error) {
+	return load(lookup, process{graceKey: "TERMINATION_GRACE_PERIOD", grace: mainGrace, preStop: true, drains: func(Config) []drain { return nil }})
+}
+
+// process is what differs between the service's binaries at shutdown.
+type process struct {
+	graceKey string                     // the variable of its grace period
+	grace    func(Config) time.Duration // its grace period
+	preStop  bool                       // a preStop sleep comes before its SIGTERM
+	drains   func(Config) []drain
+}
+
+// mainGrace is the grace period of cmd/relay's pods.
+func mainGrace(c Config) time.Duration { return c.Budget.Grace }
+
+// load reads the configuration and checks it against p's budget.
+func load(lookup func(string) (string, bool), p process) (Config, error) {
 	e := &env{lookup: lookup, failed: map[string]bool{}}
 	c := Config{
-		AdminAddr:          e.addr("ADMIN_ADDR", defaultAdminAddr),
-		Pprof:              e.boolean("PPROF", false),
-		CloseTimeout:       e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
+		AdminAddr:    e.addr("ADMIN_ADDR", defaultAdminAddr),
+		Pprof:        e.boolean("PPROF", false),
+		CloseTimeout: e.duration("CLOSE_TIMEOUT", defaultCloseTimeout),
+		Budget: Budget{
+			Grace:   e.duration("TERMINATION_GRACE_PERIOD", defaultGrace),
+			PreStop: e.pause("PRESTOP_SLEEP", defaultPreStop),
+			Margin:  e.duration("SHUTDOWN_MARGIN", defaultMargin),
+		},
 		LogLevel:           e.level("LOG_LEVEL", defaultLogLevel),
 		MemoryLimit:        e.bytes("MEMORY_LIMIT"),
 		WorkerDrainTimeout: e.duration("WORKER_DRAIN_TIMEOUT", defaultWorkerDrainTimeout),
@@ -173,10 +210,78 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once", minConns))
 	}
 	_, c.GoMemLimitSet = lookup("GOMEMLIMIT")
+	budget := c.Budget
+	budget.Grace = p.grace(c)
+	if !p.preStop {
+		budget.PreStop = 0 // nothing routes to it: SIGTERM comes at once
+	}
+	e.checkBudget(p.graceKey, budget, p.drains(c), c.CloseTimeout)
 	if err := errors.Join(e.errs...); err != nil {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+// Budget is what Kubernetes gives a pod to stop (the grace period counts
+// from the start of preStop), and the margin the service keeps before
+// SIGKILL. The Deployment passes the same numbers as the manifests use.
+type Budget struct {
+	Grace   time.Duration // TERMINATION_GRACE_PERIOD: terminationGracePeriodSeconds
+	PreStop time.Duration // PRESTOP_SLEEP: the preStop sleep, 0 when there is none
+	Margin  time.Duration // SHUTDOWN_MARGIN: room left before SIGKILL
+}
+
+// drain is one part that drains in parallel with the others: the variable
+// that bounds it, and its value.
+type drain struct {
+	key string
+	d   time.Duration
+}
+
+// checkBudget checks the ladder with the deployed values, as gsgen checks
+// the answers: preStop, then the longest drain, then closing, then the
+// margin, must end before SIGKILL. An override such as
+// HTTP_SHUTDOWN_TIMEOUT=10m would otherwise be cut by SIGKILL on every
+// deploy, found out only then. A value that did not parse is reported
+// already, not again here.
+func (e *env) checkBudget(graceKey string, b Budget, drains []drain, closeTimeout time.Duration) {
+	keys := []string{graceKey, "PRESTOP_SLEEP", "SHUTDOWN_MARGIN", "CLOSE_TIMEOUT"}
+	longest := drain{}
+	for _, d := range drains {
+		keys = append(keys, d.key)
+		if d.d > longest.d {
+			longest = d
+		}
+	}
+	if !e.ok(keys...) {
+		return
+	}
+	worst := b.PreStop + longest.d + closeTimeout + b.Margin
+	if worst <= b.Grace {
+		return
+	}
+	terms := fmt.Sprintf("PRESTOP_SLEEP %s + ", seconds(b.PreStop))
+	if b.PreStop == 0 {
+		terms = ""
+	}
+	if longest.key != "" {
+		terms += fmt.Sprintf("%s %s + ", longest.key, seconds(longest.d))
+	}
+	// Kubernetes counts the grace period in whole seconds.
+	fix := fmt.Sprintf("use %s %s or more", graceKey, seconds((worst + time.Second - 1).Truncate(time.Second)))
+	if fit := b.Grace - b.PreStop - closeTimeout - b.Margin; longest.key != "" && fit >= time.Second {
+		fix += fmt.Sprintf(", or shorten %s to %s", longest.key, seconds(fit))
+	}
+	e.errs = append(e.errs, fmt.Errorf("%s: %s is shorter than %sCLOSE_TIMEOUT %s + SHUTDOWN_MARGIN %s = %s; %s",
+		graceKey, seconds(b.Grace), terms, seconds(closeTimeout), seconds(b.Margin), seconds(worst), fix))
+}
+
+// seconds formats d as gsgen plan does: "60s" rather than "1m0s".
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
 }
 
 // env reads variables and collects what is wrong with them.
@@ -272,6 +377,22 @@ func (e *env) durationUpTo(key string, def, max time.Duration) time.Duration {
 	d := e.duration(key, def)
 	if d > max {
 		e.bad(key, d.String(), "must not exceed "+max.String())
+	}
+	return d
+}
+
+// pause reads a Go duration that may be zero, such as "10s" or "0s".
+func (e *env) pause(key string, def time.Duration) time.Duration {
+	s, ok := e.value(key)
+	if !ok {
+		return def
+	}
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		e.bad(key, s, fmt.Sprintf("not a duration, e.g. %q", def.String()))
+	case d < 0:
+		e.bad(key, s, "must not be negative")
 	}
 	return d
 }

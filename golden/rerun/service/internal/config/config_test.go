@@ -188,3 +188,27 @@ func TestLoadAsynq(t *testing.T) {
 		})
 	}
 }
+
+// The deployed values must fit the shutdown budget, as gsgen's answers do:
+// a drain raised past what the grace period holds is refused at start, in
+// one error saying what would fit, not found out by SIGKILL on a deploy.
+func TestLoadRefusesADrainPastTheGracePeriod(t *testing.T) {
+	key := map[string]string{"http_shutdown": "HTTP_SHUTDOWN_TIMEOUT", "worker_drain": "WORKER_DRAIN_TIMEOUT", "asynq_shutdown": "ASYNQ_SHUTDOWN_TIMEOUT"}["http_shutdown"]
+	_, err := Load(lookup(map[string]string{key: "10m"}))
+	if err == nil {
+		t.Fatalf("Load accepted %s=10m with TERMINATION_GRACE_PERIOD 60s", key)
+	}
+	msg := err.Error()
+	for _, want := range []string{"TERMINATION_GRACE_PERIOD: 60s is shorter than", key + " 600s", "use TERMINATION_GRACE_PERIOD", "or shorten " + key + " to"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
+	}
+	if strings.Count(msg, "\n") != 0 {
+		t.Errorf("more than one error for one mistake:\n%s", msg)
+	}
+	// Raising the grace period as well makes it fit.
+	if _, err := Load(lookup(map[string]string{key: "10m", "TERMINATION_GRACE_PERIOD": "11m"})); err != nil {
+		t.Errorf("%s=10m within TERMINATION_GRACE_PERIOD=11m: %v", key, err)
+	}
+}

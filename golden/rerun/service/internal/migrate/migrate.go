@@ -39,7 +39,7 @@ func Main(args []string, lookupEnv func(string) (string, bool), stdout, stderr i
 		logger.Error("usage: shop migrate up|down|status")
 		return exitUsage
 	}
-	cfg, err := config.Load(lookupEnv)
+	cfg, err := config.LoadCommand(lookupEnv)
 	if err != nil {
 		logger.Error("bad configuration", "err", err)
 		return exitUsage
