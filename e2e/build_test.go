@@ -70,6 +70,15 @@ var (
 			a.Timeouts.TaskTimeout = generator.Duration(time.Second)
 			a.Timeouts.AsynqShutdown = generator.Duration(5 * time.Second)
 		}}
+	// eightConsumers is the worker preset with eight Kafka consumers, each
+	// in a group of its own, all closing in one close budget.
+	eightConsumers = &variant{name: "eight-consumers", preset: "worker",
+		answers: func(a *generator.Answers) {
+			a.Consumers = nil
+			for i := range 8 {
+				a.Consumers = append(a.Consumers, generator.ConsumerAnswers{Name: fmt.Sprintf("reader-%d", i), Topic: outboxTopic})
+			}
+		}}
 )
 
 // addition is a handler the tests add to a service the way its user would:

@@ -154,3 +154,43 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	t.Logf("scenario 7, second SIGTERM during a drain held open by a 1m request: 1/1 trial passed; exit 1 %v after the second signal",
 		svc.endAt.Sub(sent).Round(time.Millisecond))
 }
+
+// Issue 15: eight consumers close side by side, so their readers, each
+// leaving its group, fit in one CLOSE_TIMEOUT, and the pool still closes
+// last; before, they closed one after another and went over budget.
+func TestEightConsumersCloseWithinTheCloseBudget(t *testing.T) {
+	e2eOnly(t)
+	dir, bin := eightConsumers.build(t)
+	dbURL, _ := newDatabase(t, dir)
+	_, brokers := newKafka(t, outboxTopic)
+	const trials = 3
+	var closes []time.Duration
+	for i := range trials {
+		svc := start(t, fmt.Sprintf("eight consumers %d", i), bin, map[string]string{"DATABASE_URL": dbURL, "KAFKA_BROKERS": brokers})
+		svc.waitLogs(8, msgIs("consumer started"))
+		svc.stop() // exit 0: nothing over its budget
+		readers := svc.logs.count(func(l logLine) bool { return l.str("msg") == "closed" && strings.HasPrefix(l.str("part"), "kafka reader ") && l.str("err") == "" })
+		if readers != 8 {
+			t.Fatalf("%s: %d readers closed cleanly, want 8\n%s", svc.name, readers, svc.logs)
+		}
+		step := svc.waitLog(func(l logLine) bool { return l.str("msg") == "shutdown step" && l.num("step") == 4 })
+		took, _ := step.took()
+		closes = append(closes, took)
+		if n := svc.logs.count(msgIs("over budget")); n != 0 {
+			t.Fatalf("%s: the close step went over its budget", svc.name)
+		}
+	}
+	// Mid-rebalance: a second replica joins every group, and the first gets
+	// SIGTERM while the groups rebalance. Its readers' Close waits for the
+	// rebalance, which the readers' timeouts keep inside CLOSE_TIMEOUT.
+	env := map[string]string{"DATABASE_URL": dbURL, "KAFKA_BROKERS": brokers}
+	first := start(t, "eight consumers, first replica", bin, env)
+	first.waitLogs(8, msgIs("consumer started"))
+	second := start(t, "eight consumers, second replica", bin, env)
+	second.waitLogs(8, msgIs("consumer started"))
+	first.stop()
+	second.stop()
+	step := first.waitLog(func(l logLine) bool { return l.str("msg") == "shutdown step" && l.num("step") == 4 })
+	t.Logf("eight consumers: %d/%d idle shutdowns closed 8 readers, the writers and then the pool inside CLOSE_TIMEOUT (close step median %v); a replica stopped while a second one joined its groups closed inside it too (%s)",
+		trials, trials, median(closes).Round(time.Millisecond), step.str("took"))
+}
