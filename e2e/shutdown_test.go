@@ -169,7 +169,9 @@ func TestEightConsumersCloseWithinTheCloseBudget(t *testing.T) {
 		svc := start(t, fmt.Sprintf("eight consumers %d", i), bin, map[string]string{"DATABASE_URL": dbURL, "KAFKA_BROKERS": brokers})
 		svc.waitLogs(8, msgIs("consumer started"))
 		svc.stop() // exit 0: nothing over its budget
-		readers := svc.logs.count(func(l logLine) bool { return l.str("msg") == "closed" && strings.HasPrefix(l.str("part"), "kafka reader ") && l.str("err") == "" })
+		readers := svc.logs.count(func(l logLine) bool {
+			return l.str("msg") == "closed" && strings.HasPrefix(l.str("part"), "kafka reader ") && l.str("err") == ""
+		})
 		if readers != 8 {
 			t.Fatalf("%s: %d readers closed cleanly, want 8\n%s", svc.name, readers, svc.logs)
 		}
