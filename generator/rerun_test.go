@@ -118,10 +118,7 @@ func writeService(t *testing.T, a Answers) string {
 
 func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 	dir := writeService(t, Answers{Name: "shop", Components: []string{"http", "kafka"}})
-	svc, err := ReadService(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := readService(t, dir)
 	a, err := svc.Answers.RemoveComponent(Kafka, "")
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +144,7 @@ func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 			t.Errorf("%s: %q, want %q", path, actions[path], want)
 		}
 	}
-	if err := cs.Apply(dir); err != nil {
+	if err := svc.dir.Apply(cs); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "internal/db")); !os.IsNotExist(err) {
@@ -156,6 +153,21 @@ func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "internal/consumer/events_handler.go")); err != nil {
 		t.Errorf("the user's handler was removed: %v", err)
 	}
+}
+
+// readService opens dir for the test and reads its service.
+func readService(t *testing.T, dir string) *Service {
+	t.Helper()
+	d, err := OpenServiceDir(dir, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	svc, err := d.ReadService()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
 }
 
 // generatedFile is the content of path in a service "shop" of components.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -71,14 +72,16 @@ func TestDiffTargetRefusesNonEmptyDir(t *testing.T) {
 	}
 }
 
-func TestApplyForceKeepsUserFiles(t *testing.T) {
+// With --force, new writes beside what is in DIR and never over it: a
+// file the user owns is kept, an identical one left alone, and any other
+// existing file stops the run, naming each.
+func TestNewForceNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "internal"), 0o755)
 	os.WriteFile(filepath.Join(dir, "routes.go"), []byte("my routes"), 0o644)
-	os.WriteFile(filepath.Join(dir, "main.go"), []byte("old main"), 0o644)
 	os.WriteFile(filepath.Join(dir, "same.go"), []byte("same"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not gsgen's"), 0o644)
-	files := map[string]string{"routes.go": "template routes", "main.go": "new main", "same.go": "same", "internal/new.go": "new"}
+	files := map[string]string{"routes.go": "template routes", "same.go": "same", "internal/new.go": "new"}
 	cs, err := DiffTarget(dir, rendered(files, "routes.go"), true)
 	if err != nil {
 		t.Fatal(err)
@@ -87,16 +90,25 @@ func TestApplyForceKeepsUserFiles(t *testing.T) {
 	for _, c := range cs {
 		actions[c.Path] = c.Action
 	}
-	want := map[string]Action{"routes.go": Keep, "main.go": Overwrite, "same.go": Identical, "internal/new.go": Create}
+	want := map[string]Action{"routes.go": Keep, "same.go": Identical, "internal/new.go": Create}
 	if diff := cmp.Diff(want, actions); diff != "" {
 		t.Errorf("actions (-want +got):\n%s", diff)
 	}
 	if err := cs.Apply(dir); err != nil {
 		t.Fatal(err)
 	}
-	wantTree := map[string]string{"routes.go": "my routes", "main.go": "new main", "same.go": "same", "internal/new.go": "new", "notes.txt": "not gsgen's"}
+	wantTree := map[string]string{"routes.go": "my routes", "same.go": "same", "internal/new.go": "new", "notes.txt": "not gsgen's"}
 	if diff := cmp.Diff(wantTree, readTree(t, dir)); diff != "" {
 		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("my main"), 0o644)
+	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("my make"), 0o644)
+	files["main.go"], files["Makefile"] = "gsgen's main", "gsgen's make"
+	_, err = DiffTarget(dir, rendered(files, "routes.go"), true)
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(ie.Msg, "2 that it would write exist") || !strings.Contains(ie.Msg, "Makefile, main.go") {
+		t.Errorf("err = %v, want both conflicts named", err)
 	}
 }
 
@@ -119,7 +131,7 @@ func TestApplyRollsBackOnFailure(t *testing.T) {
 	if diff := cmp.Diff(before, readTree(t, dir)); diff != "" {
 		t.Errorf("dir changed by a failed Apply (-before +after):\n%s", diff)
 	}
-	for _, p := range []string{"new", ".gsgen-staging"} {
+	for _, p := range []string{"new", ".gsgen-journal"} {
 		if matches, _ := filepath.Glob(filepath.Join(dir, p+"*")); len(matches) > 0 {
 			t.Errorf("left behind: %v", matches)
 		}

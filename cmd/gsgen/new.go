@@ -48,12 +48,12 @@ overwritten, even with --force.`,
 		Args: exactArgs(1, "one argument, the directory to write the service into"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			a, unanswered, err := flags.answers(cmd.Flags())
+			a, unanswered, err := flags.answers(cmd.Flags(), e.stdin)
 			if err != nil {
 				return err
 			}
 			defaultName := filepath.Base(absOrSame(dir))
-			asked := !yes && flags.file == "" && len(unanswered) > 0
+			asked := !yes && !flags.fromFile(cmd.Flags()) && len(unanswered) > 0
 			if asked {
 				ask, ok := asker(e, accessible)
 				if !ok {
@@ -71,7 +71,13 @@ overwritten, even with --force.`,
 				return err
 			}
 			printWarnings(e, m.Ladder)
-			changes, err := generator.DiffTarget(dir, files, force)
+			// The lock is held from here to the last file written.
+			d, err := generator.OpenServiceDir(dir, dryRun, e.say)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			changes, err := d.DiffNew(files, force)
 			if err != nil {
 				return err
 			}
@@ -85,8 +91,8 @@ overwritten, even with --force.`,
 				}
 				return nil
 			}
-			if err := changes.Apply(dir); err != nil {
-				return fmt.Errorf("writing %s (nothing was changed): %w", dir, err)
+			if err := d.Apply(changes); err != nil {
+				return err
 			}
 			for _, c := range changes {
 				fmt.Fprintf(e.stdout, "%-9s %s\n", c.Action, filepath.ToSlash(filepath.Join(dir, c.Path)))
@@ -98,7 +104,7 @@ overwritten, even with --force.`,
 	flags = addAnswerFlags(cmd)
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "take the default for every answer not given; never prompt")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list the files that would be written, with their owner; write nothing")
-	cmd.Flags().BoolVar(&force, "force", false, "write into a non-empty DIR (files you own are still never overwritten)")
+	cmd.Flags().BoolVar(&force, "force", false, "write into a non-empty DIR, beside what is there: a file that exists is never overwritten (go.mod and go.sum are merged)")
 	cmd.Flags().BoolVar(&accessible, "accessible", false, "ask with plain numbered prompts, one answer per line of stdin (screen readers, scripts); also on with ACCESSIBLE set or TERM=dumb")
 	return cmd
 }

@@ -21,6 +21,10 @@ const (
 	exitInterrupted = 130
 )
 
+// say tells the user, on stderr, what gsgen does besides the command: that
+// it waits for another run, or finished a write an interrupted run left.
+func (e *env) say(msg string) { fmt.Fprintln(e.stderr, "gsgen:", msg) }
+
 // usageError is a command line that cannot be run as given.
 type usageError struct{ error }
 
