@@ -295,6 +295,8 @@ func (d *ServiceDir) recoverInterrupted(say func(string)) error {
 		}
 		if leftover == journalPartial {
 			say(fmt.Sprintf("%s: undid a write an interrupted gsgen run had begun; none of it had been applied", d.shown))
+		} else {
+			say(fmt.Sprintf("%s: removed %s, left by an interrupted gsgen run after it had written everything", d.shown, journalDone))
 		}
 	}
 	if ok, err := exists(d.root, journalDir); err != nil || !ok {
