@@ -80,7 +80,7 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 		return nil, err
 	}
 	if err := module.CheckPath(a.Module); err != nil {
-		return nil, &InputError{Field: "module", Msg: fmt.Sprintf("%q is not a valid Go module path (%v)", a.Module, unwrapModuleErr(err)),
+		return nil, &InputError{Field: "module", Msg: fmt.Sprintf("%s is not a valid Go module path (%s)", Quote(a.Module), Shorten(unwrapModuleErr(err))),
 			Fix: "use a path like example.com/" + a.Name + " or github.com/you/" + a.Name}
 	}
 	comps, err := parseComponents(a.Components)
@@ -154,15 +154,15 @@ func validateName(name string) error {
 	case name == "":
 		return &InputError{Field: "name", Msg: "is empty", Fix: "pass --name or give DIR a base name"}
 	case len(name) > 63:
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q is %d characters long; Kubernetes names allow 63", name, len(name)), Fix: "choose a shorter name"}
+		return &InputError{Field: "name", Msg: fmt.Sprintf("%s is %d characters long; Kubernetes names allow 63", Quote(name), len(name)), Fix: "choose a shorter name"}
 	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q contains a path separator or '..'", name), Fix: fix}
+		return &InputError{Field: "name", Msg: Quote(name)+" contains a path separator or '..'", Fix: fix}
 	case strings.ToLower(name) != name:
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q has upper-case letters; it names Kubernetes objects, which must be lower case", name), Fix: "use " + strings.ToLower(name)}
+		return &InputError{Field: "name", Msg: Quote(name)+" has upper-case letters; it names Kubernetes objects, which must be lower case", Fix: "use " + strings.ToLower(Shorten(name))}
 	case !nameRE.MatchString(name):
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q is not a DNS-1123 label", name), Fix: fix}
+		return &InputError{Field: "name", Msg: Quote(name)+" is not a DNS-1123 label", Fix: fix}
 	case token.IsKeyword(name):
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q is a Go keyword", name), Fix: "choose another name, e.g. " + name + "-svc"}
+		return &InputError{Field: "name", Msg: Quote(name)+" is a Go keyword", Fix: "choose another name, e.g. " + name + "-svc"}
 	}
 	return nil
 }
@@ -186,7 +186,7 @@ func parseComponents(names []string) ([]Component, error) {
 			return nil, unknownComponent(n)
 		}
 		if chosen[c] {
-			return nil, &InputError{Field: "components", Msg: fmt.Sprintf("%q is listed twice", c), Fix: "list each component once"}
+			return nil, &InputError{Field: "components", Msg: Quote(string(c))+" is listed twice", Fix: "list each component once"}
 		}
 		chosen[c] = true
 	}

@@ -30,6 +30,9 @@ type ServiceDir struct {
 	unlock  func() error
 }
 
+// maxDirPath is the longest DIR gsgen takes: Linux's PATH_MAX.
+const maxDirPath = 4096
+
 // LockWait is how long a run waits for another gsgen run on the same
 // service to finish before it gives up.
 var LockWait = 10 * time.Second
@@ -94,6 +97,9 @@ func (d *ServiceDir) Exists() bool { return d.root != nil }
 // is a directory. A dangling link, a file, or a path that cannot be looked
 // at is an *InputError.
 func (d *ServiceDir) resolve() error {
+	if len(d.shown) > maxDirPath {
+		return &InputError{Field: "DIR", Msg: fmt.Sprintf("the path %s is %d bytes long", Quote(d.shown), len(d.shown)), Fix: fmt.Sprintf("give a path of at most %d bytes", maxDirPath)}
+	}
 	p, err := filepath.Abs(d.shown)
 	if err != nil {
 		return &InputError{Field: d.shown, Msg: err.Error()}

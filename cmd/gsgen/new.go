@@ -59,7 +59,11 @@ overwritten, even with --force.`,
 				if !ok {
 					return missingAnswers(unanswered)
 				}
-				if a, err = prompt.Interview(ask, a, dir, defaultName); err != nil {
+				a, err = prompt.Interview(ask, a, dir, defaultName)
+				if cerr := ask.Close(); err == nil {
+					err = cerr // a signal after the last answer: nothing is written either
+				}
+				if err != nil {
 					return err
 				}
 			}
@@ -121,7 +125,7 @@ func absOrSame(dir string) string {
 // even without a terminal; TERM=dumb makes a terminal accessible). Without
 // a terminal and without accessible mode there is nobody to ask: waiting
 // for input that may never come would hang a script.
-func asker(e *env, accessible bool) (prompt.Asker, bool) {
+func asker(e *env, accessible bool) (*prompt.Console, bool) {
 	switch {
 	case accessible || os.Getenv("ACCESSIBLE") != "" || e.interactive && os.Getenv("TERM") == "dumb":
 		return prompt.NewAccessible(e.stdin, e.stdout), true

@@ -178,7 +178,7 @@ func (f *instanceFlags) instance(fs *pflag.FlagSet, c generator.Component, name 
 			Retention: generator.Duration(f.retention), Interval: generator.Duration(f.every), BatchSize: f.batch}, nil
 	}
 	if name != "" {
-		return nil, usageError{fmt.Errorf("%s has no named instances: leave out %q", c, name)}
+		return nil, usageError{fmt.Errorf("%s has no named instances: leave out %s", generator.Quote(string(c)), generator.Quote(name))}
 	}
 	return nil, nil
 }

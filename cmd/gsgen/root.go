@@ -17,7 +17,8 @@ const (
 	exitOK       = 0
 	exitFailure  = 1 // anything unexpected: I/O, a template bug
 	exitBadInput = 2 // usage, validation, ladder, target directory
-	// Ctrl+C at a prompt, before anything is written: 128 + SIGINT, as shells report it.
+	// Ctrl+C at a prompt, before anything is written: 128 + SIGINT, as shells
+	// report it. Other signals at a prompt exit 128 + their number.
 	exitInterrupted = 130
 )
 
@@ -43,9 +44,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "gsgen:", err)
-	if errors.Is(err, prompt.ErrAborted) {
-		return exitInterrupted
+	fmt.Fprintln(stderr, "gsgen:", shortenEchoes(err.Error(), args))
+	var interrupted *prompt.Interrupted
+	if errors.As(err, &interrupted) {
+		return interrupted.ExitCode()
 	}
 	var input *generator.InputError
 	var usage usageError
@@ -71,7 +73,7 @@ in the right order, with Kubernetes timeouts that agree with the Go code.`,
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{shortFlagError(err)} })
 	root.AddCommand(newNewCmd(e), newAddCmd(e), newRegenCmd(e), newRemoveCmd(e), newPlanCmd(e), newVersionCmd(e))
 	return root
 }
