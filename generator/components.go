@@ -117,7 +117,7 @@ func (m *Model) deriveComponents(a Answers) error {
 	if m.Asynq {
 		s := a.Asynq
 		if s.Mode != "inprocess" && s.Mode != "dedicated" {
-			return &InputError{Field: "asynq.mode", Msg: "unknown mode "+Quote(s.Mode), Fix: "use inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run)"}
+			return &InputError{Field: "asynq.mode", Msg: "unknown mode " + Quote(s.Mode), Fix: "use inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run)"}
 		}
 		if time.Duration(a.Timeouts.TaskTimeout)%time.Second != 0 {
 			return &InputError{Field: "timeouts.task_timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", a.Timeouts.TaskTimeout),
@@ -145,17 +145,17 @@ func (m *Model) deriveComponents(a Answers) error {
 		}
 		for _, id := range []struct{ key, v string }{{"table", c.Table}, {"column", c.Column}} {
 			if !identRE.MatchString(id.v) {
-				return &InputError{Field: field + "." + id.key, Msg: Quote(id.v)+" is not a plain SQL identifier", Fix: "use lower-case letters, digits and '_', starting with a letter"}
+				return &InputError{Field: field + "." + id.key, Msg: Quote(id.v) + " is not a plain SQL identifier", Fix: "use lower-case letters, digits and '_', starting with a letter"}
 			}
 		}
 		key, ok := m.tableKey(c.Table)
 		if !ok {
-			return &InputError{Field: field + ".table", Msg: "table "+Quote(c.Table)+" is not defined by this service's migrations",
+			return &InputError{Field: field + ".table", Msg: "table " + Quote(c.Table) + " is not defined by this service's migrations",
 				Fix: fmt.Sprintf("add a migration that creates it, e.g. db/migrations/0100_%s.sql, then re-run; gsgen's own tables are outbox_event (with outbox) and processed_event (with kafka)", c.Table)}
 		}
 		if c.Key != "" {
 			if !keyRE.MatchString(c.Key) {
-				return &InputError{Field: field + ".key", Msg: Quote(c.Key)+" is not a column name or a comma-separated list of them", Fix: "e.g. id, or consumer, event_id"}
+				return &InputError{Field: field + ".key", Msg: Quote(c.Key) + " is not a column name or a comma-separated list of them", Fix: "e.g. id, or consumer, event_id"}
 			}
 			key = c.Key
 		}
@@ -194,17 +194,17 @@ var topicRE = regexp.MustCompile(`^[a-zA-Z0-9._-]+$`)
 
 func validateTopic(field, topic string) error {
 	if !topicRE.MatchString(topic) || len(topic) > 249 || topic == "." || topic == ".." {
-		return &InputError{Field: field, Msg: Quote(topic)+" is not a valid Kafka topic name", Fix: "use letters, digits, '.', '_' and '-' (at most 249)"}
+		return &InputError{Field: field, Msg: Quote(topic) + " is not a valid Kafka topic name", Fix: "use letters, digits, '.', '_' and '-' (at most 249)"}
 	}
 	return nil
 }
 
 func validateInstanceName(field, name string, seen map[string]bool) error {
 	if !nameRE.MatchString(name) || len(name) > 40 {
-		return &InputError{Field: field, Msg: Quote(name)+" is not a valid name", Fix: "use lower-case letters, digits and '-', starting with a letter, e.g. order-events"}
+		return &InputError{Field: field, Msg: Quote(name) + " is not a valid name", Fix: "use lower-case letters, digits and '-', starting with a letter, e.g. order-events"}
 	}
 	if seen[name] {
-		return &InputError{Field: field, Msg: Quote(name)+" is used twice", Fix: "give each instance its own name"}
+		return &InputError{Field: field, Msg: Quote(name) + " is used twice", Fix: "give each instance its own name"}
 	}
 	seen[name] = true
 	return nil

@@ -106,5 +106,5 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 }
 
 func unknownComponent(name string) error {
-	return &InputError{Field: "components", Msg: "unknown component "+Quote(name), Fix: "choose from " + strings.Join(ComponentNames(), ",")}
+	return &InputError{Field: "components", Msg: "unknown component " + Quote(name), Fix: "choose from " + strings.Join(ComponentNames(), ",")}
 }

@@ -156,13 +156,13 @@ func validateName(name string) error {
 	case len(name) > 63:
 		return &InputError{Field: "name", Msg: fmt.Sprintf("%s is %d characters long; Kubernetes names allow 63", Quote(name), len(name)), Fix: "choose a shorter name"}
 	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
-		return &InputError{Field: "name", Msg: Quote(name)+" contains a path separator or '..'", Fix: fix}
+		return &InputError{Field: "name", Msg: Quote(name) + " contains a path separator or '..'", Fix: fix}
 	case strings.ToLower(name) != name:
-		return &InputError{Field: "name", Msg: Quote(name)+" has upper-case letters; it names Kubernetes objects, which must be lower case", Fix: "use " + strings.ToLower(Shorten(name))}
+		return &InputError{Field: "name", Msg: Quote(name) + " has upper-case letters; it names Kubernetes objects, which must be lower case", Fix: "use " + strings.ToLower(Shorten(name))}
 	case !nameRE.MatchString(name):
-		return &InputError{Field: "name", Msg: Quote(name)+" is not a DNS-1123 label", Fix: fix}
+		return &InputError{Field: "name", Msg: Quote(name) + " is not a DNS-1123 label", Fix: fix}
 	case token.IsKeyword(name):
-		return &InputError{Field: "name", Msg: Quote(name)+" is a Go keyword", Fix: "choose another name, e.g. " + name + "-svc"}
+		return &InputError{Field: "name", Msg: Quote(name) + " is a Go keyword", Fix: "choose another name, e.g. " + name + "-svc"}
 	}
 	return nil
 }
@@ -186,7 +186,7 @@ func parseComponents(names []string) ([]Component, error) {
 			return nil, unknownComponent(n)
 		}
 		if chosen[c] {
-			return nil, &InputError{Field: "components", Msg: Quote(string(c))+" is listed twice", Fix: "list each component once"}
+			return nil, &InputError{Field: "components", Msg: Quote(string(c)) + " is listed twice", Fix: "list each component once"}
 		}
 		chosen[c] = true
 	}
