@@ -31,6 +31,9 @@ type Consumer struct {
 // ItemFileName names the consumer's per-instance files.
 func (c Consumer) ItemFileName() string { return c.FileName }
 
+// InstanceName is the name the user gave it.
+func (c Consumer) InstanceName() string { return c.Name }
+
 // CleanerJob is one named cleaner deleting expired rows in batches.
 type CleanerJob struct {
 	Name      string // "outbox-dispatched"
@@ -48,6 +51,9 @@ type CleanerJob struct {
 
 // ItemFileName names the cleaner's per-instance files.
 func (c CleanerJob) ItemFileName() string { return c.FileName }
+
+// InstanceName is the name the user gave it.
+func (c CleanerJob) InstanceName() string { return c.Name }
 
 // TaskServer is the asynq server's settings (design §4).
 type TaskServer struct {
@@ -103,7 +109,7 @@ func envPrefix(kind, name string) string {
 // deriveComponents fills the component settings of m from a (defaults
 // applied) and validates them.
 func (m *Model) deriveComponents(a Answers) error {
-	if err := positiveSettings(a); err != nil {
+	if err := boundedSettings(a); err != nil {
 		return err
 	}
 	if m.Outbox {
@@ -132,6 +138,9 @@ func (m *Model) deriveComponents(a Answers) error {
 			return err
 		}
 		if err := validateTopic(field+".topic", c.Topic); err != nil {
+			return err
+		}
+		if err := validateGroup(field+".group", c.Group); err != nil {
 			return err
 		}
 		m.Consumers = append(m.Consumers, Consumer{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
@@ -195,6 +204,16 @@ var topicRE = regexp.MustCompile(`^[a-zA-Z0-9._-]+$`)
 func validateTopic(field, topic string) error {
 	if !topicRE.MatchString(topic) || len(topic) > 249 || topic == "." || topic == ".." {
 		return &InputError{Field: field, Msg: Quote(topic) + " is not a valid Kafka topic name", Fix: "use letters, digits, '.', '_' and '-' (at most 249)"}
+	}
+	return nil
+}
+
+// validateGroup holds a consumer group id to Kafka's topic alphabet: Kafka
+// itself takes any string, but the id lands in an environment variable, a
+// ConfigMap and the README, where a newline or a quote would break them.
+func validateGroup(field, group string) error {
+	if !topicRE.MatchString(group) || len(group) > 249 {
+		return &InputError{Field: field, Msg: Quote(group) + " is not a consumer group id gsgen accepts", Fix: "use letters, digits, '.', '_' and '-' (at most 249), e.g. orders-payments"}
 	}
 	return nil
 }
@@ -269,31 +288,4 @@ func setDefault[T comparable](v *T, def T) {
 	if *v == zero {
 		*v = def
 	}
-}
-
-// positiveSettings refuses a negative count or duration among the component
-// answers. Zero means "not answered" and takes the default, so flags, files
-// and prompts refuse negatives themselves; this catches Answers built in code.
-func positiveSettings(a Answers) error {
-	type setting struct {
-		field string
-		v     int64
-	}
-	settings := []setting{
-		{"outbox.batch_size", int64(a.Outbox.BatchSize)}, {"outbox.poll_interval", int64(a.Outbox.PollInterval)},
-		{"outbox.batch_timeout", int64(a.Outbox.BatchTimeout)}, {"asynq.concurrency", int64(a.Asynq.Concurrency)},
-	}
-	for i, c := range a.Consumers {
-		settings = append(settings, setting{fmt.Sprintf("kafka[%d].handler_timeout", i), int64(c.HandlerTimeout)})
-	}
-	for i, c := range a.Cleaners {
-		settings = append(settings, setting{fmt.Sprintf("cleaners[%d].retention", i), int64(c.Retention)},
-			setting{fmt.Sprintf("cleaners[%d].interval", i), int64(c.Interval)}, setting{fmt.Sprintf("cleaners[%d].batch_size", i), int64(c.BatchSize)})
-	}
-	for _, s := range settings {
-		if s.v < 0 {
-			return &InputError{Field: s.field, Msg: "must not be negative", Fix: "give a positive value, or leave it out to take the default"}
-		}
-	}
-	return nil
 }

@@ -47,6 +47,7 @@ type Model struct {
 
 	Timeouts Timeouts
 	Ladder   Ladder
+	Limits   Limits // the largest counts config.go accepts
 	HTTPPort int
 	Deploy   Deploy // the numbers of deploy/k8s and compose.yaml
 
@@ -87,7 +88,7 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, userTables: userTables}
+	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, Limits: limits, userTables: userTables}
 	for _, c := range comps {
 		switch c {
 		case HTTP:
@@ -141,6 +142,9 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 		return nil, err
 	}
 	if m.Deploy, err = m.deploy(); err != nil {
+		return nil, err
+	}
+	if err := m.checkDerivedNames(); err != nil {
 		return nil, err
 	}
 	a.Components = componentNames(comps)

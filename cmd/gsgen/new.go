@@ -145,8 +145,8 @@ func missingAnswers(unanswered []string) error {
 }
 
 func printNextSteps(e *env, dir string, m *generator.Model) {
-	fmt.Fprintf(e.stdout, "\nNext steps:\n  cd %s\n  make test\n  make run\n", dir)
-	fmt.Fprintf(e.stdout, "\nShutdown budget (gsgen plan %s):\n%s", dir, indent(m.Ladder.Table()))
+	fmt.Fprintf(e.stdout, "\nNext steps:\n  %s\n  make test\n  make run\n", shellJoin("cd", dir))
+	fmt.Fprintf(e.stdout, "\nShutdown budget (%s):\n%s", shellJoin("gsgen", "plan", dir), indent(m.Ladder.Table()))
 	printEquivalentCommand(e, dir, m)
 }
 
@@ -197,9 +197,9 @@ func equivalentCommand(dir string, m *generator.Model) string {
 		}
 	}
 	if !slices.Equal(a.Cleaners, d.Cleaners) || !consumersFromFlags(a, d) {
-		return fmt.Sprintf("gsgen new %s -f %s --yes   (some answers have no flag)", dir, filepath.Join(dir, "gsgen.yaml"))
+		return shellJoin("gsgen", "new", dir, "-f", filepath.Join(dir, "gsgen.yaml"), "--yes") + "   (some answers have no flag)"
 	}
-	return strings.Join(append(parts, "--yes"), " ")
+	return shellJoin(append(parts, "--yes")...)
 }
 
 // consumersFromFlags reports whether --consumer NAME:TOPIC can express the

@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -152,5 +154,35 @@ func TestAllowRequeueWarns(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "gsgen: warning: timeouts.task_timeout: asynq task timeout 30s is longer than asynq ShutdownTimeout 25s") {
 		t.Errorf("no warning on stderr: %q", stderr)
+	}
+}
+
+// The printed cd line and command line are shell words: pasted into sh,
+// they give back DIR and the answers exactly, whatever DIR holds.
+func TestPrintedCommandsAreShellQuoted(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "it's $(touch pwned) \"x\"", "orders")
+	code, stdout, stderr := gsgen(t, "new", dir, "--yes", "--module", "example.com/orders")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	words := func(line string) []string {
+		out, err := exec.Command("sh", "-c", `printf '%s\0' `+line).Output()
+		if err != nil {
+			t.Fatalf("sh: %v", err)
+		}
+		return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	}
+	_, cd, _ := strings.Cut(stdout, "Next steps:\n  ")
+	cd, _, _ = strings.Cut(cd, "\n")
+	if got := words(cd); len(got) != 2 || got[0] != "cd" || got[1] != dir {
+		t.Errorf("cd line %q reads as %q", cd, got)
+	}
+	_, line, _ := strings.Cut(stdout, "Same service without questions:\n  ")
+	line, _, _ = strings.Cut(line, "\n")
+	if got, want := words(line), []string{"gsgen", "new", dir, "--yes"}; !slices.Equal(got, want) {
+		t.Errorf("printed command reads as %q, want %q", got, want)
+	}
+	if _, err := os.Stat("pwned"); err == nil {
+		t.Error("the printed line ran a command")
 	}
 }
