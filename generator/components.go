@@ -2,8 +2,8 @@ package generator
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 )
@@ -146,55 +146,109 @@ func (m *Model) deriveComponents(a Answers) error {
 		m.Consumers = append(m.Consumers, Consumer{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
 			EnvPrefix: envPrefix("KAFKA", c.Name), Topic: c.Topic, Group: c.Group, HandlerTimeout: time.Duration(c.HandlerTimeout)})
 	}
-	seen = map[string]bool{}
-	for i, c := range a.Cleaners {
+	return m.deriveCleaners(a.Cleaners)
+}
+
+// deriveCleaners checks each cleaner against the service's schema (gsgen's
+// migrations and the user's, read by PostgreSQL's parser): its table must
+// exist, its column be a timestamp, its key be columns of the table. A
+// column no index begins with is allowed, with a warning.
+func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
+	if len(cleaners) == 0 {
+		return nil
+	}
+	schema, err := m.schema()
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for i, c := range cleaners {
 		field := fmt.Sprintf("cleaners[%d]", i)
+		bad := func(key, msg, fix string) error { return &InputError{Field: field + "." + key, Msg: msg, Fix: fix} }
 		if err := validateInstanceName(field+".name", c.Name, seen); err != nil {
 			return err
 		}
 		for _, id := range []struct{ key, v string }{{"table", c.Table}, {"column", c.Column}} {
 			if !identRE.MatchString(id.v) {
-				return &InputError{Field: field + "." + id.key, Msg: Quote(id.v) + " is not a plain SQL identifier", Fix: "use lower-case letters, digits and '_', starting with a letter"}
+				return bad(id.key, Quote(id.v)+" is not a plain SQL identifier", "use lower-case letters, digits and '_', starting with a letter")
 			}
 		}
-		key, ok := m.tableKey(c.Table)
-		if !ok {
-			return &InputError{Field: field + ".table", Msg: "table " + Quote(c.Table) + " is not defined by this service's migrations",
-				Fix: fmt.Sprintf("add a migration that creates it, e.g. db/migrations/0100_%s.sql, then re-run; gsgen's own tables are outbox_event (with outbox) and processed_event (with kafka)", c.Table)}
+		t := schema[c.Table]
+		if t == nil {
+			return m.missingTable(field, c.Table)
 		}
-		if c.Key != "" {
+		col, ok := t.column(c.Column)
+		switch {
+		case !ok:
+			return bad("column", fmt.Sprintf("table %s (%s) has no column %s", c.Table, t.From, Quote(c.Column)), "name one of its timestamp columns: "+listShort(t.timestampColumns(), 8))
+		case !col.isTimestamp():
+			return bad("column", fmt.Sprintf("%s.%s is %s, not a timestamp: the cleaner deletes rows whose %s is older than the retention", c.Table, c.Column, col.typeName(), c.Column),
+				"name a timestamp or timestamptz column: "+listShort(t.timestampColumns(), 8))
+		}
+		keys := t.PrimaryKey
+		switch {
+		case c.Key != "":
 			if !keyRE.MatchString(c.Key) {
-				return &InputError{Field: field + ".key", Msg: Quote(c.Key) + " is not a column name or a comma-separated list of them", Fix: "e.g. id, or consumer, event_id"}
+				return bad("key", Quote(c.Key)+" is not a column name or a comma-separated list of them", "e.g. id, or consumer, event_id")
 			}
-			key = c.Key
+			keys = strings.Split(strings.ReplaceAll(c.Key, " ", ""), ",")
+		case len(keys) == 0:
+			if _, hasID := t.column("id"); !hasID {
+				return bad("key", fmt.Sprintf("table %s has no primary key, and no id column", c.Table), "give the column(s) that pick one row: --key, or key: in gsgen.yaml")
+			}
+			keys = []string{"id"}
+		}
+		for _, k := range keys {
+			if _, ok := t.column(k); !ok {
+				return bad("key", fmt.Sprintf("table %s has no column %s", c.Table, Quote(k)), "give the column(s) of its primary key or of a unique index")
+			}
+		}
+		if !t.covers(c.Column) {
+			m.warnings = append(m.warnings, fmt.Sprintf("%s.column: no index of %s begins with %s, so each run of cleaner %s reads the whole table; add one in a migration: CREATE INDEX ON %s (%s);",
+				field, c.Table, c.Column, c.Name, c.Table, c.Column))
 		}
 		m.Cleaners = append(m.Cleaners, CleanerJob{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
-			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: key,
+			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: strings.Join(keys, ", "),
 			Retention: time.Duration(c.Retention), Interval: time.Duration(c.Interval), BatchSize: c.BatchSize,
 			QueryName: "DeleteExpired" + goName(c.Name)})
 	}
 	return nil
 }
 
-// gsgenTables are the tables gsgen's own migrations define: which component
-// brings each, and the key column a cleaner's keyed subquery uses.
-var gsgenTables = map[string]struct {
-	from Component
-	key  string
-}{
-	"outbox_event": {Outbox, "id"},
-	// Event ids repeat across consumers, so only the whole primary key picks one row.
-	"processed_event": {Kafka, "consumer, event_id"},
+// schema reads the tables of the service: gsgen's own migrations, for the
+// components it has, then the user's.
+func (m *Model) schema() (Schema, error) {
+	own, err := gsgenMigrations()
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	for _, c := range m.Components {
+		maps.Copy(files, own[c])
+	}
+	for p, b := range m.userSQL {
+		if _, clash := files[p]; !clash {
+			files[p] = b
+		}
+	}
+	return ReadSchema(files)
 }
 
-// tableKey returns the key column of one of the service's tables (gsgen's
-// own, or one the user's migrations create), and whether the service has it.
-func (m *Model) tableKey(table string) (string, bool) {
-	if t, ok := gsgenTables[table]; ok {
-		return t.key, slices.Contains(m.Components, t.from)
+// missingTable explains a cleaner's table the schema does not have: one of
+// gsgen's that comes with a component the service lacks, or none at all.
+func (m *Model) missingTable(field, table string) error {
+	own, err := gsgenMigrations()
+	if err != nil {
+		return err
 	}
-	key, ok := m.userTables[table]
-	return key, ok
+	for _, c := range AllComponents {
+		if s, err := ReadSchema(own[c]); err == nil && s[table] != nil {
+			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %s comes with the %s component, which the service does not have", table, c),
+				Fix: fmt.Sprintf("add %s, or clean a table of the service's own migrations", c)}
+		}
+	}
+	return &InputError{Field: field + ".table", Msg: "table " + Quote(table) + " is not defined by this service's migrations",
+		Fix: fmt.Sprintf("add a migration that creates it, e.g. db/migrations/0100_%s.sql, then re-run; gsgen's own tables are outbox_event (with outbox) and processed_event (with kafka)", table)}
 }
 
 // topicRE is Kafka's topic alphabet. The length (at most 249) is checked

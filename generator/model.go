@@ -60,8 +60,13 @@ type Model struct {
 	// Answers is the normalised answers, written back as gsgen.yaml.
 	Answers Answers
 
-	userTables map[string]string // tables the user's migrations create, with their keys
+	userSQL  map[string][]byte // the user's migrations and queries, by path: cleaners may target their tables
+	warnings []string          // what is allowed but costly, for stderr
 }
+
+// Warnings lists what the answers allow at a cost, each saying the cost:
+// a task timeout above ShutdownTimeout, a cleaner no index helps.
+func (m *Model) Warnings() []string { return append(m.Ladder.Warnings(), m.warnings...) }
 
 // Timeouts is the shutdown budget as durations.
 type Timeouts struct {
@@ -74,9 +79,9 @@ var nameRE = regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`)
 // Every problem is an *InputError naming the answer.
 func NewModel(a Answers) (*Model, error) { return newModel(a, nil) }
 
-// newModel is NewModel for a service whose own migrations create
-// userTables (table → key column), which cleaners may target.
-func newModel(a Answers, userTables map[string]string) (*Model, error) {
+// newModel is NewModel for a service with SQL of the user's own (path →
+// SQL): cleaners may target the tables its migrations create.
+func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 	if err := validateName(a.Name); err != nil {
 		return nil, err
 	}
@@ -88,7 +93,7 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, Limits: limits, userTables: userTables}
+	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, Limits: limits, userSQL: userSQL}
 	for _, c := range comps {
 		switch c {
 		case HTTP:

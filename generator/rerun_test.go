@@ -85,19 +85,6 @@ func TestMergeGoMod(t *testing.T) {
 	}
 }
 
-func TestUserTables(t *testing.T) {
-	got := userTables(map[string][]byte{
-		"db/migrations/0100_sessions.sql": []byte("-- +goose Up\nCREATE TABLE sessions (\n  id bigint PRIMARY KEY,\n  expires_at timestamptz NOT NULL DEFAULT now()\n);\n-- +goose Down\nCREATE TABLE dropped_in_down (id int);\n"),
-		"db/migrations/0101_pairs.sql":    []byte("create table if not exists public.\"pairs\" (a int, b int, seen timestamptz, primary key (a, b));"),
-		"db/migrations/0102_plain.sql":    []byte("CREATE TABLE plain (id bigint, at timestamptz);"),
-		"db/queries/x.sql":                []byte("CREATE TABLE not_a_migration (id int);"),
-	})
-	want := map[string]string{"sessions": "id", "pairs": "a, b", "plain": "id"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("userTables (-want +got):\n%s", diff)
-	}
-}
-
 // writeService generates a into a new directory, as gsgen new does.
 func writeService(t *testing.T, a Answers) string {
 	t.Helper()

@@ -2,8 +2,6 @@ package generator
 
 import (
 	"fmt"
-	"regexp"
-	"strings"
 )
 
 // Service is a generated service on disk, as a re-run (add, regen, remove)
@@ -64,34 +62,4 @@ func (d *ServiceDir) ReadService() (*Service, error) {
 		}
 	}
 	return s, nil
-}
-
-var (
-	createTableRE = regexp.MustCompile(`(?is)\bcreate\s+table\s+(?:if\s+not\s+exists\s+)?(?:\w+\.)?"?(\w+)"?\s*\((.*?)\)\s*;`)
-	columnKeyRE   = regexp.MustCompile(`(?im)^\s*"?(\w+)"?\s+[^,]*\bprimary\s+key\b`)
-	tableKeyRE    = regexp.MustCompile(`(?is)\bprimary\s+key\s*\(([^)]*)\)`)
-)
-
-// userTables finds the tables the user's migrations create, with the key a
-// cleaner's keyed subquery can use: the primary key when the migration
-// declares one, else "id". Only the "up" part of a goose-style file counts.
-func userTables(userSQL map[string][]byte) map[string]string {
-	tables := map[string]string{}
-	for _, p := range sortedKeys(userSQL) {
-		if !strings.HasPrefix(p, "db/migrations/") {
-			continue
-		}
-		up, _, _ := strings.Cut(string(userSQL[p]), "-- +goose Down")
-		for _, m := range createTableRE.FindAllStringSubmatch(up, -1) {
-			table, body := strings.ToLower(m[1]), m[2]
-			key := "id"
-			if k := tableKeyRE.FindStringSubmatch(body); k != nil {
-				key = strings.Join(strings.Fields(strings.ReplaceAll(k[1], `"`, "")), " ")
-			} else if k := columnKeyRE.FindStringSubmatch(body); k != nil {
-				key = strings.ToLower(k[1])
-			}
-			tables[table] = key
-		}
-	}
-	return tables
 }

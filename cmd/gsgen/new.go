@@ -74,7 +74,7 @@ overwritten, even with --force.`,
 			if err != nil {
 				return err
 			}
-			printWarnings(e, m.Ladder)
+			printWarnings(e, m)
 			// The lock is held from here to the last file written.
 			d, err := generator.OpenServiceDir(dir, dryRun, e.say)
 			if err != nil {

@@ -56,7 +56,7 @@ collide and a value that would fit.`,
 				return err
 			}
 			printBudget(e, m.Ladder)
-			printWarnings(e, m.Ladder)
+			printWarnings(e, m)
 			fmt.Fprintln(e.stdout, "\nladder: ok")
 			return nil
 		},
@@ -82,9 +82,10 @@ func printBudget(e *env, l generator.Ladder) {
 	fmt.Fprintf(e.stdout, "Shutdown budget\n\n%s\nTimeline (from the start of preStop)\n\n%s", l.Table(), l.Timeline(60))
 }
 
-// printWarnings writes each allowed excess of the ladder to stderr.
-func printWarnings(e *env, l generator.Ladder) {
-	for _, w := range l.Warnings() {
+// printWarnings writes to stderr what the answers allow at a cost: an
+// allowed excess of the ladder, a cleaner no index helps.
+func printWarnings(e *env, m *generator.Model) {
+	for _, w := range m.Warnings() {
 		fmt.Fprintln(e.stderr, "gsgen: warning:", w)
 	}
 }

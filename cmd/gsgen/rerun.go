@@ -45,7 +45,7 @@ func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
 	if err := edit(&a); err != nil {
 		return err
 	}
-	_, changes, err := svc.Regenerate(a.WithDefaults(), f.force)
+	m, changes, err := svc.Regenerate(a.WithDefaults(), f.force)
 	var edited *generator.HandEditError
 	if errors.As(err, &edited) {
 		fmt.Fprint(e.stdout, edited.Diffs)
@@ -53,6 +53,7 @@ func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
 	if err != nil {
 		return err
 	}
+	printWarnings(e, m)
 	if f.dryRun {
 		fmt.Fprint(e.stdout, changes.Diff())
 		fmt.Fprintf(e.stdout, "dry run: nothing written to %s\n", f.dir)
