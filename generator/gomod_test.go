@@ -11,13 +11,88 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the stored go.mod/go.sum of each dependency set (templates/gomod)")
 
-// dependencyRepresentatives are component sets that, together, reach every
-// dependency set a service can have.
-var dependencyRepresentatives = [][]string{
-	{"http"},                       // std
-	{"outbox", "kafka", "cleaner"}, // pgx-kafka
-	{"asynq"},                      // asynq
-	{"http", "outbox", "kafka", "cleaner", "asynq"}, // pgx-kafka-asynq
+// userTableSQL is a migration of the user's own, so that a cleaner can
+// exist without gsgen's tables: the spaces below include services whose only
+// PostgreSQL is such a cleaner.
+var userTableSQL = map[string][]byte{"db/migrations/0100_orders.sql": []byte(
+	"-- +goose Up\nCREATE TABLE orders (\n    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n    created_at timestamptz NOT NULL DEFAULT now()\n);\nCREATE INDEX orders_created_at_idx ON orders (created_at);\n\n-- +goose Down\nDROP TABLE orders;\n")}
+
+// acceptedService is one point of the space of services validation accepts.
+type acceptedService struct {
+	Answers Answers // defaults applied
+	UserSQL map[string][]byte
+}
+
+// acceptedSpace enumerates every service shape validation accepts: each
+// non-empty set of components, each asynq mode, and with cleaner both
+// gsgen's default cleaner (when outbox or kafka bring a table) and a cleaner
+// on a table of the user's. Each is named by its shape, e.g. s-hoakc-d-u.
+func acceptedSpace(t *testing.T) []acceptedService {
+	t.Helper()
+	var out []acceptedService
+	for set := 1; set < 1<<len(AllComponents); set++ {
+		var comps []string
+		code := ""
+		for i, c := range AllComponents {
+			if set&(1<<i) != 0 {
+				comps = append(comps, string(c))
+				code += string(c)[:1]
+			}
+		}
+		modes := []string{""}
+		if slices.Contains(comps, "asynq") {
+			modes = []string{"inprocess", "dedicated"}
+		}
+		cleaners := []string{""}
+		if slices.Contains(comps, "cleaner") {
+			cleaners = []string{"user"}
+			if slices.Contains(comps, "outbox") || slices.Contains(comps, "kafka") {
+				cleaners = append(cleaners, "gsgen")
+			}
+		}
+		for _, mode := range modes {
+			for _, cl := range cleaners {
+				name := "s-" + code
+				if mode != "" {
+					name += "-" + mode[:1]
+				}
+				a := Answers{Name: name, Components: comps, Asynq: AsynqAnswers{Mode: mode}}
+				var userSQL map[string][]byte
+				if cl != "" {
+					name += "-" + cl[:1]
+					a.Name = name
+				}
+				if cl == "user" {
+					userSQL = userTableSQL
+					a.Cleaners = []CleanerAnswers{{Name: "old-orders", Table: "orders", Column: "created_at"}}
+				}
+				a.Module = "example.com/" + name
+				a = a.WithDefaults()
+				if _, err := newModel(a, userSQL); err != nil {
+					t.Fatalf("%s is refused: %v", name, err)
+				}
+				out = append(out, acceptedService{a, userSQL})
+			}
+		}
+	}
+	return out
+}
+
+// Every dependency set a service validation accepts can have is stored:
+// generation needs no network, and never fails for want of a go.mod.
+func TestEveryDependencySetIsStored(t *testing.T) {
+	for _, s := range acceptedSpace(t) {
+		m, err := newModel(s.Answers, s.UserSQL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := buildGoMod(m); err != nil {
+			t.Errorf("%s: %v", s.Answers.Name, err)
+		}
+		if _, err := buildGoSum(m); err != nil {
+			t.Errorf("%s: %v", s.Answers.Name, err)
+		}
+	}
 }
 
 // TestDependencySets checks that the stored go.mod/go.sum of each dependency
@@ -29,9 +104,10 @@ func TestDependencySets(t *testing.T) {
 		t.Skip("runs go mod tidy; skipped with -short")
 	}
 	seen := map[string]bool{}
-	for _, comps := range dependencyRepresentatives {
-		a := Answers{Name: "deps", Module: modulePlaceholder, Components: comps}.WithDefaults()
-		m, err := NewModel(a)
+	for _, s := range acceptedSpace(t) {
+		a := s.Answers
+		a.Module = modulePlaceholder
+		m, err := newModel(a, s.UserSQL)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +128,7 @@ func TestDependencySets(t *testing.T) {
 				t.Fatal(err)
 			}
 			if m.UsesPostgres {
-				if files, err = withSQLCOutput(files, nil); err != nil {
+				if files, err = withSQLCOutput(files, s.UserSQL); err != nil {
 					t.Fatal(err)
 				}
 			}
