@@ -160,18 +160,19 @@ func mergeGoMod(onDisk, rendered []byte) ([]byte, error) {
 	if disk.Module == nil {
 		return nil, &InputError{Field: "go.mod", Msg: "has no module line", Fix: "add one (module example.com/you/service), or move go.mod away"}
 	}
-	ok, err := untouched("mod", onDisk, disk.Module.Mod.Path)
-	if err != nil || ok {
-		return rendered, err
-	}
 	want, err := modfile.Parse("go.mod", rendered, nil)
 	if err != nil {
 		return nil, err
 	}
 	if have, module := disk.Module.Mod.Path, want.Module.Mod.Path; have != module {
-		// The service's imports say module; a go.mod naming another would not build.
+		// The service's imports say module; a go.mod naming another would
+		// not build, and its module line is the user's to change.
 		return nil, &InputError{Field: "go.mod", Msg: fmt.Sprintf("its module is %s, but the service's module is %s", Quote(have), Quote(module)),
-			Fix: fmt.Sprintf("give the service the same module (--module %s, or module: in gsgen.yaml), or change go.mod's module line", have)}
+			Fix: fmt.Sprintf("give the service the same module (--module %s, or module: in gsgen.yaml), or change go.mod's module line", Shorten(have))}
+	}
+	ok, err := untouched("mod", onDisk, disk.Module.Mod.Path)
+	if err != nil || ok {
+		return rendered, err
 	}
 	have := map[string]*modfile.Require{}
 	for _, r := range disk.Require {

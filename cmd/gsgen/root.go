@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,9 +41,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, interactive: isTerminal(stdin)}
 	root := newRootCmd(e)
 	root.SetArgs(args)
+	root.DisableSuggestions = true // unknownCommand suggests, on the same line
 	err := root.Execute()
 	if err == nil {
 		return exitOK
+	}
+	if unknownCommand(root, args) {
+		err = usageError{fmt.Errorf("unknown command %s; %s", generator.Quote(args[0]), suggest(root, args[0]))}
 	}
 	fmt.Fprintln(stderr, "gsgen:", shortenEchoes(err.Error(), args))
 	var interrupted *prompt.Interrupted
@@ -55,6 +60,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	return exitFailure
+}
+
+// suggest names the commands close to an unknown one.
+func suggest(root *cobra.Command, name string) string {
+	root.SuggestionsMinimumDistance = 2
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		return "did you mean " + strings.Join(s, " or ") + "? See gsgen --help"
+	}
+	return "see gsgen --help"
+}
+
+// unknownCommand reports whether args name no command: cobra says so with
+// a plain error, which is a usage error all the same. (Asked after Execute,
+// which adds the help and completion commands.)
+func unknownCommand(root *cobra.Command, args []string) bool {
+	_, _, err := root.Find(args)
+	return err != nil
 }
 
 func newRootCmd(e *env) *cobra.Command {
