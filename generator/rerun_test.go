@@ -2,6 +2,7 @@ package generator
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,4 +172,24 @@ func generatedFile(t *testing.T, path string, components ...string) []byte {
 	}
 	t.Fatalf("no %s generated", path)
 	return nil
+}
+
+// A hand edit of thousands of lines gets a bounded diff: the lines both
+// sides share at their start and end are not compared, and past that a
+// summary stands in for the table the diff would need.
+func TestUnifiedDiffIsBounded(t *testing.T) {
+	long := strings.Repeat("same\n", 100000)
+	d := UnifiedDiff("a", "b", []byte(long+"old\n"+long), []byte(long+"new\n"+long))
+	if !strings.Contains(d, "-old\n+new\n") || strings.Count(d, "\n") > 20 {
+		t.Errorf("one changed line in a long file:\n%.500s", d)
+	}
+	var x, y strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&x, "a%d\n", i)
+		fmt.Fprintf(&y, "b%d\n", i)
+	}
+	d = UnifiedDiff("a", "b", []byte(x.String()), []byte(y.String()))
+	if !strings.Contains(d, "@@ -1,5000 +1,5000 @@ too many changed lines to show here") {
+		t.Errorf("5000 changed lines:\n%.500s", d)
+	}
 }
