@@ -2,10 +2,10 @@ package main
 
 import (
 	"bufio"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -119,47 +119,7 @@ func withoutSteps(stderr string) string {
 	return b.String()
 }
 
-// snapshot is every path under root with its mode and, for files, a hash
-// of its bytes: two equal snapshots are byte-identical trees.
-func snapshot(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		out[rel] = info.Mode().String()
-		if info.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out[rel] += fmt.Sprintf(" %x", sha256.Sum256(b))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func sameSnapshot(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
+func sameSnapshot(a, b map[string]string) bool { return maps.Equal(a, b) }
 
 // copyTree copies the files and directories under src into dst, modes included.
 func copyTree(t *testing.T, src, dst string) {

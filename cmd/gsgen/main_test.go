@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -31,15 +33,15 @@ func gsgenReading(t *testing.T, stdin io.Reader, args ...string) (code int, stdo
 	return code, out.String(), errb.String()
 }
 
-// treeHash fingerprints every path, mode and byte under dir ("" if missing):
-// the bytes of regular files, the targets of links, and nothing is read
-// from a FIFO or a device.
-func treeHash(t *testing.T, dir string) string {
+// snapshot is every path under root (relative) with its mode and the hash
+// of its bytes, or the target of a link: equal snapshots are identical
+// trees. Nothing is read from a FIFO or a device; a missing root is empty.
+func snapshot(t *testing.T, root string) map[string]string {
 	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == dir && os.IsNotExist(err) {
+			if p == root && os.IsNotExist(err) {
 				return fs.SkipAll
 			}
 			return err
@@ -48,21 +50,33 @@ func treeHash(t *testing.T, dir string) string {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "%s %v\n", p, info.Mode())
+		rel, _ := filepath.Rel(root, p)
+		out[rel] = info.Mode().String()
 		switch {
 		case info.Mode().IsRegular():
 			b, err := os.ReadFile(p)
-			h.Write(b)
+			out[rel] += fmt.Sprintf(" %x", sha256.Sum256(b))
 			return err
 		case info.Mode()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
-			h.Write([]byte(target))
+			out[rel] += " -> " + target
 			return err
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// treeHash fingerprints the snapshot of dir.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	s := snapshot(t, dir)
+	h := sha256.New()
+	for _, p := range slices.Sorted(maps.Keys(s)) {
+		fmt.Fprintf(h, "%s %s\n", p, s[p])
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
@@ -280,9 +294,7 @@ func TestBadInput(t *testing.T) {
 		}, want: "holds a backslash or a control character"},
 		{name: "symlinked deploy/k8s", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
-			elsewhere := filepath.Join(dir, "elsewhere")
-			os.Rename(filepath.Join(svc, "deploy", "k8s"), elsewhere)
-			os.Symlink(elsewhere, filepath.Join(svc, "deploy", "k8s"))
+			linkOut(t, svc, "deploy/k8s", filepath.Join(dir, "elsewhere"))
 			return []string{"regen", svc}
 		}, want: "deploy/k8s: is a symbolic link"},
 		{name: "symlinked owned file", setup: func(t *testing.T, dir string) []string {
@@ -295,33 +307,27 @@ func TestBadInput(t *testing.T) {
 		}, want: "cmd/svc/main.go: is a symbolic link"},
 		{name: "symlink inside DIR", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
-			os.Rename(filepath.Join(svc, "README.md"), filepath.Join(svc, "README.real"))
-			os.Symlink("README.real", filepath.Join(svc, "README.md"))
+			linkOut(t, svc, "README.md", "README.real")
 			return []string{"regen", svc}
 		}, want: "README.md: is a symbolic link (to \"README.real\"); gsgen never reads or writes through a link"},
 		{name: "symlinked gsgen.yaml", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
-			os.Rename(filepath.Join(svc, "gsgen.yaml"), filepath.Join(dir, "answers.yaml"))
-			os.Symlink(filepath.Join(dir, "answers.yaml"), filepath.Join(svc, "gsgen.yaml"))
+			linkOut(t, svc, "gsgen.yaml", filepath.Join(dir, "answers.yaml"))
 			return []string{"regen", svc}
 		}, want: "gsgen.yaml: is a symbolic link"},
 		{name: "plan a symlinked gsgen.yaml", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
-			os.Rename(filepath.Join(svc, "gsgen.yaml"), filepath.Join(dir, "answers.yaml"))
-			os.Symlink(filepath.Join(dir, "answers.yaml"), filepath.Join(svc, "gsgen.yaml"))
+			linkOut(t, svc, "gsgen.yaml", filepath.Join(dir, "answers.yaml"))
 			return []string{"plan", svc}
 		}, want: "gsgen.yaml: is a symbolic link"},
 		{name: "symlinked gsgen.lock", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
-			os.Rename(filepath.Join(svc, "gsgen.lock"), filepath.Join(dir, "lock"))
-			os.Symlink(filepath.Join(dir, "lock"), filepath.Join(svc, "gsgen.lock"))
+			linkOut(t, svc, "gsgen.lock", filepath.Join(dir, "lock"))
 			return []string{"regen", svc}
 		}, want: "gsgen.lock: is a symbolic link"},
 		{name: "symlinked db/migrations", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir, "--components", "http,outbox")
-			os.MkdirAll(filepath.Join(dir, "shared"), 0o755)
-			os.Rename(filepath.Join(svc, "db", "migrations"), filepath.Join(dir, "shared", "migrations"))
-			os.Symlink(filepath.Join(dir, "shared", "migrations"), filepath.Join(svc, "db", "migrations"))
+			linkOut(t, svc, "db/migrations", filepath.Join(dir, "migrations"))
 			return []string{"regen", svc}
 		}, want: "db/migrations: is a symbolic link"},
 		{name: "symlinked user migration", setup: func(t *testing.T, dir string) []string {
@@ -537,6 +543,22 @@ func appendLock(t *testing.T, svc, line string) {
 }
 
 func hashOf(s string) string { return generator.Hash([]byte(s)) }
+
+// linkOut moves rel of the service to target (relative to the service when
+// not absolute) and leaves a symbolic link to it in its place.
+func linkOut(t *testing.T, svc, rel, target string) {
+	t.Helper()
+	moved := target
+	if !filepath.IsAbs(target) {
+		moved = filepath.Join(svc, target)
+	}
+	if err := os.Rename(filepath.Join(svc, rel), moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(svc, rel)); err != nil {
+		t.Fatal(err)
+	}
+}
 
 func TestMissingAnswersSaysWhatAndHow(t *testing.T) {
 	t.Setenv("ACCESSIBLE", "")
