@@ -48,22 +48,17 @@ func OpenServiceDir(dir string, dryRun bool, say func(string)) (*ServiceDir, err
 		say = func(string) {}
 	}
 	d := &ServiceDir{shown: dir}
-	if err := d.resolve(); err != nil {
+	if err := d.lock(say); err != nil {
 		return nil, err
 	}
-	unlock, err := lockDir(d.anchor, func() {
-		say(fmt.Sprintf("%s: another gsgen run is changing it; waiting up to %s for it to finish", dir, Seconds(LockWait)))
-	})
-	if err != nil {
-		return nil, d.lockError(err)
-	}
-	d.unlock = unlock
 	pause("locked")
 	if d.missing == nil {
-		if d.root, err = os.OpenRoot(d.abs); err != nil {
+		root, err := os.OpenRoot(d.abs)
+		if err != nil {
 			d.Close()
 			return nil, err
 		}
+		d.root = root
 	}
 	settle := d.recoverInterrupted
 	if dryRun {
@@ -74,6 +69,30 @@ func OpenServiceDir(dir string, dryRun bool, say func(string)) (*ServiceDir, err
 		return nil, err
 	}
 	return d, nil
+}
+
+// lock resolves DIR and takes the lock on it, or on its nearest existing
+// ancestor. A DIR another run created while this one waited is resolved
+// again, and locked itself.
+func (d *ServiceDir) lock(say func(string)) error {
+	waiting := func() {
+		say(fmt.Sprintf("%s: another gsgen run is changing it; waiting up to %s for it to finish", d.shown, Seconds(LockWait)))
+	}
+	for {
+		if err := d.resolve(); err != nil {
+			return err
+		}
+		locked := d.anchor
+		unlock, err := lockDir(locked, waiting)
+		if err != nil {
+			return d.lockError(err)
+		}
+		if err := d.resolve(); err != nil || d.anchor == locked {
+			d.unlock = unlock
+			return err
+		}
+		unlock()
+	}
 }
 
 // Close releases the lock.
@@ -104,6 +123,7 @@ func (d *ServiceDir) resolve() error {
 	if err != nil {
 		return &InputError{Field: d.shown, Msg: err.Error()}
 	}
+	d.missing = nil
 	var missing []string
 	for {
 		_, err := os.Lstat(p)

@@ -66,3 +66,28 @@ func TestBusyServiceIsRefused(t *testing.T) {
 		t.Error("a refused run changed the service")
 	}
 }
+
+// A run that waited for gsgen new to create DIR works on the DIR it
+// created, not on the parent it first found.
+func TestRunWaitingForNewSeesTheService(t *testing.T) {
+	bin := buildKilltest(t)
+	dir := filepath.Join(t.TempDir(), "shop")
+	creating := startHooked(t, bin, 2, "new", dir, "--yes")
+	if !creating.waitFor("gsgen-test: paused at 2") {
+		t.Fatalf("new never paused:\n%s", creating.stderr.String())
+	}
+	adding := startHooked(t, bin, 0, "add", "outbox", "--dir", dir)
+	if !adding.waitFor("gsgen: " + dir + ": another gsgen run is changing it; waiting") {
+		t.Fatalf("add did not wait:\n%s", adding.stderr.String())
+	}
+	creating.stdin.Write([]byte("\n"))
+	if code := creating.wait(); code != exitOK {
+		t.Fatalf("new: exit %d\n%s", code, withoutSteps(creating.stderr.String()))
+	}
+	if code := adding.wait(); code != exitOK {
+		t.Fatalf("add: exit %d\n%s", code, withoutSteps(adding.stderr.String()))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "internal/outbox/relay.go")); err != nil {
+		t.Errorf("the outbox was not added to the new service: %v", err)
+	}
+}
