@@ -293,7 +293,7 @@ func TestPromptsCtrlCInATerminal(t *testing.T) {
 			term.send(t, "\x03")
 			err := cmd.Wait()
 			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != 130 { // 128 + SIGINT, as shells report it
+			if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
 				t.Errorf("exit: %v, want code 130; screen:\n%q", err, term.screen())
 			}
 			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
