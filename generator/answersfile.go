@@ -23,7 +23,7 @@ func ParseAnswersFile(name string, data []byte) (Answers, error) {
 		if err == io.EOF {
 			return a, &InputError{Field: name, Msg: "the answers file is empty", Fix: "write at least `name: orders`, or run `gsgen new DIR --yes` to get a gsgen.yaml to start from"}
 		}
-		return a, &InputError{Field: name, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+		return a, &InputError{Field: name, Msg: "not valid YAML: " + Shorten(strings.TrimPrefix(err.Error(), "yaml: "))}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
@@ -59,7 +59,7 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		}
 		dur, err := time.ParseDuration(n.Value)
 		if err != nil {
-			return d.fail(n, where, fmt.Sprintf("%q is not a duration", n.Value), "write it in Go syntax, e.g. 25s, 1m30s or 500ms")
+			return d.fail(n, where, Quote(n.Value)+" is not a duration", "write it in Go syntax, e.g. 25s, 1m30s or 500ms")
 		}
 		if dur <= 0 {
 			return d.fail(n, where, fmt.Sprintf("%s must be positive", n.Value), "give a duration greater than zero, or leave the key out to take the default")
@@ -76,7 +76,7 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
-			key := joinPath(path, k.Value)
+			key := joinPath(path, Shorten(k.Value))
 			idx, ok := fields[k.Value]
 			if !ok {
 				fix := "known keys here: " + strings.Join(sortedKeys(fields), ", ")
@@ -127,7 +127,7 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 	case reflect.Int:
 		i, err := strconv.Atoi(n.Value)
 		if n.Kind != yaml.ScalarNode || err != nil {
-			return d.fail(n, where, fmt.Sprintf("%q is not a whole number", n.Value), "")
+			return d.fail(n, where, Quote(n.Value)+" is not a whole number", "")
 		}
 		if i <= 0 {
 			return d.fail(n, where, fmt.Sprintf("%d must be positive", i), "give a number greater than zero, or leave the key out to take the default")
@@ -137,7 +137,7 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 	case reflect.Bool:
 		var b bool
 		if n.Kind != yaml.ScalarNode || n.Decode(&b) != nil {
-			return d.fail(n, where, fmt.Sprintf("%q is not true or false", n.Value), "")
+			return d.fail(n, where, Quote(n.Value)+" is not true or false", "")
 		}
 		v.SetBool(b)
 		return nil
@@ -194,6 +194,9 @@ func MarshalAnswersFile(a Answers) ([]byte, error) {
 // nearest returns the candidate within two edits of s, if any: the key the
 // user probably meant.
 func nearest(s string, candidates []string) string {
+	if len(s) > 64 {
+		return "" // no key is that long, and the distance costs len(s) times each key
+	}
 	best, bestDist := "", 3
 	for _, c := range candidates {
 		if d := editDistance(s, c); d < bestDist {

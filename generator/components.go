@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -63,6 +64,9 @@ var deadLetterHeaders = []DeadLetterHeader{
 	{"DeadLetterGroupHeader", "dlq_group", "the consumer group that gave up on it"},
 }
 
+// InstanceName is the name the user gave it.
+func (c Consumer) InstanceName() string { return c.Name }
+
 // CleanerJob is one named cleaner deleting expired rows in batches.
 type CleanerJob struct {
 	Name      string // "outbox-dispatched"
@@ -86,6 +90,9 @@ type CleanerJob struct {
 
 // ItemFileName names the cleaner's per-instance files.
 func (c CleanerJob) ItemFileName() string { return c.FileName }
+
+// InstanceName is the name the user gave it.
+func (c CleanerJob) InstanceName() string { return c.Name }
 
 // TaskServer is the asynq server's settings (design §4).
 type TaskServer struct {
@@ -111,10 +118,6 @@ const (
 	// DeadLetterSuffix names a consumer's dead-letter topic after the topic
 	// it reads: events -> events.dlq.
 	DeadLetterSuffix = ".dlq"
-	// maxAttempts bounds the max_attempts answer (and the service's
-	// KAFKA_<NAME>_MAX_ATTEMPTS): a message that failed a hundred times will
-	// not succeed on the hundred and first.
-	maxAttempts = 100
 )
 
 // DefaultOutboxMaxAttempts is how often the relay tries an event Kafka
@@ -167,7 +170,7 @@ func envPrefix(kind, name string) string {
 // deriveComponents fills the component settings of m from a (defaults
 // applied) and validates them.
 func (m *Model) deriveComponents(a Answers) error {
-	if err := positiveSettings(a); err != nil {
+	if err := boundedSettings(a); err != nil {
 		return err
 	}
 	if m.Outbox {
@@ -185,7 +188,7 @@ func (m *Model) deriveComponents(a Answers) error {
 	if m.Asynq {
 		s := a.Asynq
 		if s.Mode != "inprocess" && s.Mode != "dedicated" {
-			return &InputError{Field: "asynq.mode", Msg: fmt.Sprintf("unknown mode %q", s.Mode), Fix: "use inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run)"}
+			return &InputError{Field: "asynq.mode", Msg: "unknown mode " + Quote(s.Mode), Fix: "use inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run)"}
 		}
 		if time.Duration(a.Timeouts.TaskTimeout)%time.Second != 0 {
 			return &InputError{Field: "timeouts.task_timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", a.Timeouts.TaskTimeout),
@@ -194,7 +197,7 @@ func (m *Model) deriveComponents(a Answers) error {
 		m.TaskServer = &TaskServer{Dedicated: s.Mode == "dedicated", Concurrency: s.Concurrency, TaskCheckInterval: taskCheckInterval, AllowRequeue: s.AllowRequeue}
 	}
 	if m.Kafka {
-		m.DeadLetterHeaders, m.MaxAttemptsLimit = deadLetterHeaders, maxAttempts
+		m.DeadLetterHeaders = deadLetterHeaders
 	}
 	seen := map[string]bool{}
 	for i, c := range a.Consumers {
@@ -205,55 +208,86 @@ func (m *Model) deriveComponents(a Answers) error {
 		if err := validateConsumer(field, c); err != nil {
 			return err
 		}
+		if err := validateGroup(field+".group", c.Group); err != nil {
+			return err
+		}
 		m.Consumers = append(m.Consumers, Consumer{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
 			EnvPrefix: envPrefix("KAFKA", c.Name), Topic: c.Topic, Group: c.Group, HandlerTimeout: time.Duration(c.HandlerTimeout),
 			CommitTimeout: time.Duration(c.CommitTimeout), MaxAttempts: c.MaxAttempts, DeadLetterTopic: c.DeadLetterTopic})
 	}
-	seen = map[string]bool{}
-	for i, c := range a.Cleaners {
+	return m.deriveCleaners(a.Cleaners)
+}
+
+// deriveCleaners checks each cleaner against the service's schema (gsgen's
+// migrations and the user's, read by PostgreSQL's parser): its table must
+// exist, its column be a timestamp, its key be columns of the table. A
+// column no index begins with is allowed, with a warning.
+func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
+	if len(cleaners) == 0 {
+		return nil
+	}
+	schema, err := m.schema()
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for i, c := range cleaners {
 		field := fmt.Sprintf("cleaners[%d]", i)
+		bad := func(key, msg, fix string) error { return &InputError{Field: field + "." + key, Msg: msg, Fix: fix} }
 		if err := validateInstanceName(field+".name", c.Name, seen); err != nil {
 			return err
 		}
 		for _, id := range []struct{ key, v string }{{"table", c.Table}, {"column", c.Column}} {
 			if !identRE.MatchString(id.v) {
-				return &InputError{Field: field + "." + id.key, Msg: fmt.Sprintf("%q is not a plain SQL identifier", id.v), Fix: "use lower-case letters, digits and '_', starting with a letter"}
+				return bad(id.key, Quote(id.v)+" is not a plain SQL identifier", "use lower-case letters, digits and '_', starting with a letter")
 			}
 		}
-		key, ok := m.tableKey(c.Table)
-		if !ok {
-			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %q is not defined by this service's migrations", c.Table),
-				Fix: fmt.Sprintf("add a migration that creates it, e.g. db/migrations/0100_%s.sql, then re-run; gsgen's own tables are outbox_event (with outbox) and processed_event (with kafka)", c.Table)}
+		t := schema[c.Table]
+		if t == nil {
+			return m.missingTable(field, c.Table)
 		}
-		if c.Key != "" {
+		col, ok := t.column(c.Column)
+		switch {
+		case !ok:
+			return bad("column", fmt.Sprintf("table %s (%s) has no column %s", c.Table, t.From, Quote(c.Column)), "name one of its timestamp columns: "+listShort(t.timestampColumns(), 8))
+		case !col.isTimestamp():
+			return bad("column", fmt.Sprintf("%s.%s is %s, not a timestamp: the cleaner deletes rows whose %s is older than the retention", c.Table, c.Column, col.typeName(), c.Column),
+				"name a timestamp or timestamptz column: "+listShort(t.timestampColumns(), 8))
+		}
+		keys := t.PrimaryKey
+		switch {
+		case c.Key != "":
 			if !keyRE.MatchString(c.Key) {
-				return &InputError{Field: field + ".key", Msg: fmt.Sprintf("%q is not a column name or a comma-separated list of them", c.Key), Fix: "e.g. id, or consumer, event_id"}
+				return bad("key", Quote(c.Key)+" is not a column name or a comma-separated list of them", "e.g. id, or consumer, event_id")
 			}
-			key = c.Key
+			keys = strings.Split(strings.ReplaceAll(c.Key, " ", ""), ",")
+		case len(keys) == 0:
+			if _, hasID := t.column("id"); !hasID {
+				return bad("key", fmt.Sprintf("table %s has no primary key, and no id column", c.Table), "give the column(s) that pick one row: --key, or key: in gsgen.yaml")
+			}
+			keys = []string{"id"}
+		}
+		for _, k := range keys {
+			if _, ok := t.column(k); !ok {
+				return bad("key", fmt.Sprintf("table %s has no column %s", c.Table, Quote(k)), "give the column(s) of its primary key or of a unique index")
+			}
+		}
+		if !t.covers(c.Column) {
+			m.warnings = append(m.warnings, fmt.Sprintf("%s.column: no index of %s begins with %s, so each run of cleaner %s reads the whole table; add one in a migration: CREATE INDEX ON %s (%s);",
+				field, c.Table, c.Column, c.Name, c.Table, c.Column))
 		}
 		m.Cleaners = append(m.Cleaners, CleanerJob{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
-			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: key, RetentionNote: retentionNote(c.Table),
+			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: strings.Join(keys, ", "), RetentionNote: retentionNote(c.Table),
 			Retention: time.Duration(c.Retention), Interval: time.Duration(c.Interval), BatchSize: c.BatchSize,
 			QueryName: "DeleteExpired" + goName(c.Name), TestInsert: testInsert(c.Table, c.Column)})
 	}
 	return nil
 }
 
-// maxOutboxAttempts bounds outbox.max_attempts, as OUTBOX_MAX_ATTEMPTS is
-// bounded in the service's config.go: an event refused a thousand times
-// will not go through on the next try.
-const maxOutboxAttempts = 1000
-
 // validateRetries checks the relay's failure settings against each other
-// and their bounds.
+// (boundedSettings has checked each against its limit).
 func (r *Relay) validateRetries() error {
 	switch {
-	case r.MaxAttempts > maxOutboxAttempts:
-		return &InputError{Field: "outbox.max_attempts", Msg: fmt.Sprintf("%d is more than %d", r.MaxAttempts, maxOutboxAttempts),
-			Fix: fmt.Sprintf("use at most %d; an event refused that often will not go through on the next try (default %d)", maxOutboxAttempts, DefaultOutboxMaxAttempts)}
-	case r.BackoffMax > maxTimeout:
-		return &InputError{Field: "outbox.backoff_max", Msg: fmt.Sprintf("%v is longer than %v", Seconds(r.BackoffMax), Seconds(maxTimeout)),
-			Fix: "a retry wait is seconds or minutes, e.g. " + Seconds(defaultBackoffMax)}
 	case r.BackoffMin > r.BackoffMax:
 		return &InputError{Field: "outbox.backoff_min", Msg: fmt.Sprintf("%v is longer than outbox.backoff_max %v", Seconds(r.BackoffMin), Seconds(r.BackoffMax)),
 			Fix: "the first wait doubles up to backoff_max: use at most " + Seconds(r.BackoffMax) + ", or raise backoff_max"}
@@ -303,14 +337,40 @@ func testInsert(table, column string) string {
 	return fmt.Sprintf("INSERT INTO %s (%s, %s) VALUES (%s, $1)", table, t.testColumns, column, t.testValues)
 }
 
-// tableKey returns the key column of one of the service's tables (gsgen's
-// own, or one the user's migrations create), and whether the service has it.
-func (m *Model) tableKey(table string) (string, bool) {
-	if t, ok := gsgenTableNamed(table); ok {
-		return t.key, slices.Contains(m.Components, t.from)
+// schema reads the tables of the service: gsgen's own migrations, for the
+// components it has, then the user's.
+func (m *Model) schema() (Schema, error) {
+	own, err := gsgenMigrations()
+	if err != nil {
+		return nil, err
 	}
-	key, ok := m.userTables[table]
-	return key, ok
+	files := map[string][]byte{}
+	for _, c := range m.Components {
+		maps.Copy(files, own[c])
+	}
+	for p, b := range m.userSQL {
+		if _, clash := files[p]; !clash {
+			files[p] = b
+		}
+	}
+	return ReadSchema(files)
+}
+
+// missingTable explains a cleaner's table the schema does not have: one of
+// gsgen's that comes with a component the service lacks, or none at all.
+func (m *Model) missingTable(field, table string) error {
+	own, err := gsgenMigrations()
+	if err != nil {
+		return err
+	}
+	for _, c := range AllComponents {
+		if s, err := ReadSchema(own[c]); err == nil && s[table] != nil {
+			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %s comes with the %s component, which the service does not have", table, c),
+				Fix: fmt.Sprintf("add %s, or clean a table of the service's own migrations", c)}
+		}
+	}
+	return &InputError{Field: field + ".table", Msg: "table " + Quote(table) + " is not defined by this service's migrations",
+		Fix: fmt.Sprintf("add a migration that creates it, e.g. db/migrations/0100_%s.sql, then re-run; gsgen's own tables are outbox_event (with outbox) and processed_event (with kafka)", table)}
 }
 
 // retentionNote is what a cleaner of table must respect, if anything.
@@ -342,7 +402,17 @@ var topicRE = regexp.MustCompile(`^[a-zA-Z0-9._-]+$`)
 
 func validateTopic(field, topic string) error {
 	if !topicRE.MatchString(topic) || len(topic) > 249 || topic == "." || topic == ".." {
-		return &InputError{Field: field, Msg: fmt.Sprintf("%q is not a valid Kafka topic name", topic), Fix: "use letters, digits, '.', '_' and '-' (at most 249)"}
+		return &InputError{Field: field, Msg: Quote(topic) + " is not a valid Kafka topic name", Fix: "use letters, digits, '.', '_' and '-' (at most 249)"}
+	}
+	return nil
+}
+
+// validateGroup holds a consumer group id to Kafka's topic alphabet: Kafka
+// itself takes any string, but the id lands in an environment variable, a
+// ConfigMap and the README, where a newline or a quote would break them.
+func validateGroup(field, group string) error {
+	if !topicRE.MatchString(group) || len(group) > 249 {
+		return &InputError{Field: field, Msg: Quote(group) + " is not a consumer group id gsgen accepts", Fix: "use letters, digits, '.', '_' and '-' (at most 249), e.g. orders-payments"}
 	}
 	return nil
 }
@@ -359,17 +429,7 @@ func validateConsumer(field string, c ConsumerAnswers) error {
 		return &InputError{Field: field + ".dead_letter_topic", Msg: fmt.Sprintf("%q is the topic the consumer reads: a failed message would come back to it forever", c.DeadLetterTopic),
 			Fix: "use another topic, e.g. " + c.Topic + DeadLetterSuffix}
 	}
-	for _, d := range []struct {
-		key string
-		v   Duration
-	}{{"handler_timeout", c.HandlerTimeout}, {"commit_timeout", c.CommitTimeout}} {
-		if time.Duration(d.v) > maxTimeout {
-			return &InputError{Field: field + "." + d.key, Msg: fmt.Sprintf("%v is longer than %v", d.v, Seconds(maxTimeout)), Fix: "a consumer's timeouts fit in worker_drain: seconds, e.g. " + Seconds(defaultCommitTimeout)}
-		}
-	}
-	if c.MaxAttempts > maxAttempts {
-		return &InputError{Field: field + ".max_attempts", Msg: fmt.Sprintf("%d is more than %d", c.MaxAttempts, maxAttempts), Fix: fmt.Sprintf("a message that fails %d times will not succeed later: use a few, e.g. %d", maxAttempts, DefaultMaxAttempts)}
-	}
+	// Its timeouts and max_attempts are held to their limits by boundedSettings.
 	return nil
 }
 
@@ -387,10 +447,10 @@ func withComponent(list []string, c Component) []string {
 
 func validateInstanceName(field, name string, seen map[string]bool) error {
 	if !nameRE.MatchString(name) || len(name) > 40 {
-		return &InputError{Field: field, Msg: fmt.Sprintf("%q is not a valid name", name), Fix: "use lower-case letters, digits and '-', starting with a letter, e.g. order-events"}
+		return &InputError{Field: field, Msg: Quote(name) + " is not a valid name", Fix: "use lower-case letters, digits and '-', starting with a letter, e.g. order-events"}
 	}
 	if seen[name] {
-		return &InputError{Field: field, Msg: fmt.Sprintf("%q is used twice", name), Fix: "give each instance its own name"}
+		return &InputError{Field: field, Msg: Quote(name) + " is used twice", Fix: "give each instance its own name"}
 	}
 	seen[name] = true
 	return nil
@@ -462,34 +522,4 @@ func setDefault[T comparable](v *T, def T) {
 	if *v == zero {
 		*v = def
 	}
-}
-
-// positiveSettings refuses a negative count or duration among the component
-// answers. Zero means "not answered" and takes the default, so flags, files
-// and prompts refuse negatives themselves; this catches Answers built in code.
-func positiveSettings(a Answers) error {
-	type setting struct {
-		field string
-		v     int64
-	}
-	settings := []setting{
-		{"outbox.batch_size", int64(a.Outbox.BatchSize)}, {"outbox.poll_interval", int64(a.Outbox.PollInterval)},
-		{"outbox.batch_timeout", int64(a.Outbox.BatchTimeout)}, {"outbox.max_attempts", int64(a.Outbox.MaxAttempts)},
-		{"outbox.backoff_min", int64(a.Outbox.BackoffMin)}, {"outbox.backoff_max", int64(a.Outbox.BackoffMax)},
-		{"asynq.concurrency", int64(a.Asynq.Concurrency)},
-	}
-	for i, c := range a.Consumers {
-		settings = append(settings, setting{fmt.Sprintf("kafka[%d].handler_timeout", i), int64(c.HandlerTimeout)},
-			setting{fmt.Sprintf("kafka[%d].commit_timeout", i), int64(c.CommitTimeout)}, setting{fmt.Sprintf("kafka[%d].max_attempts", i), int64(c.MaxAttempts)})
-	}
-	for i, c := range a.Cleaners {
-		settings = append(settings, setting{fmt.Sprintf("cleaners[%d].retention", i), int64(c.Retention)},
-			setting{fmt.Sprintf("cleaners[%d].interval", i), int64(c.Interval)}, setting{fmt.Sprintf("cleaners[%d].batch_size", i), int64(c.BatchSize)})
-	}
-	for _, s := range settings {
-		if s.v < 0 {
-			return &InputError{Field: s.field, Msg: "must not be negative", Fix: "give a positive value, or leave it out to take the default"}
-		}
-	}
-	return nil
 }

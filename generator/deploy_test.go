@@ -1,10 +1,14 @@
 package generator
 
 import (
+	"bytes"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 func defaultModel(t *testing.T, a Answers) *Model {
@@ -164,5 +168,58 @@ func TestGantt(t *testing.T) {
 ` + "```\n"
 	if got := m.Ladder.Gantt(m.Name); got != want {
 		t.Errorf("Gantt:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Every name the manifests give an object, a container, or the app label is
+// one kubernetesNames lists, so the 63-character check sees them all.
+func TestKubernetesNamesAreAllListed(t *testing.T) {
+	a := Answers{Name: "orders", Components: []string{"http", "outbox", "asynq"}, Asynq: AsynqAnswers{Mode: "dedicated"}}.WithDefaults()
+	m, files, err := Generate(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := m.kubernetesNames()
+	var found []string
+	var walk func(key string, v any)
+	walk = func(key string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				switch s, isString := x.(string); {
+				case isString && k == "name" && slices.Contains([]string{"metadata", "containers", "configMapRef", "secretKeyRef"}, key):
+					found = append(found, s)
+				case isString && k == "app.kubernetes.io/name":
+					found = append(found, s)
+				default:
+					walk(k, x)
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(key, x)
+			}
+		}
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(f.Path, "deploy/k8s/") {
+			continue
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(f.Content))
+		for {
+			var doc map[string]any
+			if err := dec.Decode(&doc); err != nil {
+				break
+			}
+			walk("", doc)
+		}
+	}
+	if len(found) < 10 {
+		t.Fatalf("found only %v", found)
+	}
+	for _, n := range found {
+		if !slices.Contains(listed, n) {
+			t.Errorf("the manifests use the name %q, which kubernetesNames does not list (%v)", n, listed)
+		}
 	}
 }

@@ -12,9 +12,13 @@ func UnifiedDiff(nameA, nameB string, a, b []byte) string {
 		return ""
 	}
 	x, y := splitLines(a), splitLines(b)
-	ops := diffLines(x, y)
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- %s\n+++ %s\n", nameA, nameB)
+	ops, ok := diffLines(x, y)
+	if !ok {
+		fmt.Fprintf(&out, "@@ -1,%d +1,%d @@ too many changed lines to show here; compare the files with diff -u\n", len(x), len(y))
+		return out.String()
+	}
 	const context = 3
 	for i := 0; i < len(ops); {
 		if ops[i].kind == ' ' {
@@ -76,9 +80,41 @@ type diffOp struct {
 	ai, bi int // positions in a and b before this op
 }
 
-// diffLines is a longest-common-subsequence line diff; generated files are
-// small enough for the quadratic table.
-func diffLines(a, b []string) []diffOp {
+// maxDiffCells bounds the quadratic table of diffLines (8 bytes a cell):
+// a file edited into megabytes must not take gsgen's memory with it.
+const maxDiffCells = 4 << 20
+
+// diffLines is a longest-common-subsequence line diff of the lines between
+// the ones a and b share at their start and end; false when those are too
+// many for the quadratic table.
+func diffLines(a, b []string) ([]diffOp, bool) {
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	if (len(a)-pre-suf+1)*(len(b)-pre-suf+1) > maxDiffCells {
+		return nil, false
+	}
+	var ops []diffOp
+	for i := range pre {
+		ops = append(ops, diffOp{' ', a[i], i, i})
+	}
+	for _, op := range lcsDiff(a[pre:len(a)-suf], b[pre:len(b)-suf]) {
+		op.ai, op.bi = op.ai+pre, op.bi+pre
+		ops = append(ops, op)
+	}
+	for k := suf; k > 0; k-- {
+		ops = append(ops, diffOp{' ', a[len(a)-k], len(a) - k, len(b) - k})
+	}
+	return ops, true
+}
+
+// lcsDiff is the quadratic longest-common-subsequence diff of a and b.
+func lcsDiff(a, b []string) []diffOp {
 	lcs := make([][]int, len(a)+1)
 	for i := range lcs {
 		lcs[i] = make([]int, len(b)+1)

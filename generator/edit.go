@@ -19,7 +19,7 @@ func indexNamed[T named](list []T, name string) int {
 // addNamed appends inst to list unless an instance of that name exists.
 func addNamed[T named](list []T, inst T, field, kind string) ([]T, error) {
 	if indexNamed(list, inst.instanceName()) >= 0 {
-		return nil, &InputError{Field: field, Msg: fmt.Sprintf("the service already has a %s named %q", kind, inst.instanceName()), Fix: "choose another name"}
+		return nil, &InputError{Field: field, Msg: fmt.Sprintf("the service already has a %s named %s", kind, Quote(inst.instanceName())), Fix: "choose another name"}
 	}
 	return append(slices.Clone(list), inst), nil
 }
@@ -28,7 +28,7 @@ func addNamed[T named](list []T, inst T, field, kind string) ([]T, error) {
 func removeNamed[T named](list []T, name, field, kind string) ([]T, error) {
 	i := indexNamed(list, name)
 	if i < 0 {
-		return nil, &InputError{Field: field, Msg: fmt.Sprintf("no %s named %q", kind, name), Fix: "see " + field + ": in gsgen.yaml"}
+		return nil, &InputError{Field: field, Msg: fmt.Sprintf("no %s named %s", kind, Quote(name)), Fix: "see " + field + ": in gsgen.yaml"}
 	}
 	return slices.Delete(slices.Clone(list), i, i+1), nil
 }
@@ -148,5 +148,5 @@ func withoutCleanersOf(cleaners []CleanerAnswers, c Component) []CleanerAnswers 
 }
 
 func unknownComponent(name string) error {
-	return &InputError{Field: "components", Msg: fmt.Sprintf("unknown component %q", name), Fix: "choose from " + strings.Join(ComponentNames(), ",")}
+	return &InputError{Field: "components", Msg: "unknown component " + Quote(name), Fix: "choose from " + strings.Join(ComponentNames(), ",")}
 }

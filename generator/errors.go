@@ -3,6 +3,8 @@ package generator
 import (
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // InputError is bad input: an answer, a flag, an answers file or a target
@@ -23,4 +25,34 @@ func (e *InputError) Error() string {
 
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// maxEcho is how many characters of a user's value a message repeats:
+// enough to recognise it, never a 50 MB line.
+const maxEcho = 80
+
+// Quote is a user's value as a message repeats it: quoted like %q, and cut
+// to maxEcho characters with "…" when longer.
+func Quote(s string) string {
+	return strconv.Quote(Shorten(s))
+}
+
+// Shorten cuts s to maxEcho characters, ending it with "…" when it was longer.
+func Shorten(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxEcho {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// listShort joins items with ", ", naming at most max of them and counting the rest.
+func listShort(items []string, max int) string {
+	if len(items) <= max {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:max], ", ") + " and " + strconv.Itoa(len(items)-max) + " more"
 }

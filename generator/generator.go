@@ -19,7 +19,7 @@ func Generate(a Answers) (*Model, Rendered, error) { return GenerateWith(a, nil)
 // their own (db/migrations and db/queries files, by path): sqlc reads it with
 // gsgen's, and cleaners may target the tables it creates.
 func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error) {
-	m, err := newModel(a, userTables(userSQL))
+	m, err := newModel(a, userSQL)
 	if err != nil {
 		return nil, nil, err
 	}

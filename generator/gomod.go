@@ -127,7 +127,7 @@ func buildGoSum(m *Model) ([]byte, error) {
 
 // answersHeader opens gsgen.yaml. It is not a DO NOT EDIT marker: this file
 // is the source of truth a user edits before `gsgen regen`.
-const answersHeader = "# Answers gsgen generated this service from. Edit them and re-run gsgen\n# (e.g. gsgen new . --force -f gsgen.yaml) to regenerate the files it owns.\n"
+const answersHeader = "# Answers gsgen generated this service from. Edit them, then run gsgen regen\n# to regenerate the files it owns (files you own are never touched).\n"
 
 func buildAnswersFile(m *Model) ([]byte, error) {
 	b, err := MarshalAnswersFile(m.Answers)
@@ -182,13 +182,22 @@ func mergeGoMod(onDisk, rendered []byte) ([]byte, error) {
 	if err != nil {
 		return nil, &InputError{Field: "go.mod", Msg: "cannot be parsed: " + err.Error(), Fix: "fix it (go mod tidy reports the same problem) and re-run"}
 	}
-	ok, err := untouched("mod", onDisk, disk.Module.Mod.Path)
-	if err != nil || ok {
-		return rendered, err
+	if disk.Module == nil {
+		return nil, &InputError{Field: "go.mod", Msg: "has no module line", Fix: "add one (module example.com/you/service), or move go.mod away"}
 	}
 	want, err := modfile.Parse("go.mod", rendered, nil)
 	if err != nil {
 		return nil, err
+	}
+	if have, module := disk.Module.Mod.Path, want.Module.Mod.Path; have != module {
+		// The service's imports say module; a go.mod naming another would
+		// not build, and its module line is the user's to change.
+		return nil, &InputError{Field: "go.mod", Msg: fmt.Sprintf("its module is %s, but the service's module is %s", Quote(have), Quote(module)),
+			Fix: fmt.Sprintf("give the service the same module (--module %s, or module: in gsgen.yaml), or change go.mod's module line", Shorten(have))}
+	}
+	ok, err := untouched("mod", onDisk, disk.Module.Mod.Path)
+	if err != nil || ok {
+		return rendered, err
 	}
 	have := map[string]*modfile.Require{}
 	for _, r := range disk.Require {

@@ -11,13 +11,21 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the stored go.mod/go.sum of each dependency set (templates/gomod)")
 
-// dependencyRepresentatives are component sets that, together, reach every
-// dependency set a service can have.
-var dependencyRepresentatives = [][]string{
-	{"http"},                       // base
-	{"outbox", "kafka", "cleaner"}, // pgx-kafka
-	{"asynq"},                      // asynq
-	{"http", "outbox", "kafka", "cleaner", "asynq"}, // pgx-kafka-asynq
+// Every dependency set a service validation accepts can have is stored:
+// generation needs no network, and never fails for want of a go.mod.
+func TestEveryDependencySetIsStored(t *testing.T) {
+	for _, s := range acceptedSpace(t) {
+		m, err := newModel(s.Answers, s.UserSQL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := buildGoMod(m); err != nil {
+			t.Errorf("%s: %v", s.Answers.Name, err)
+		}
+		if _, err := buildGoSum(m); err != nil {
+			t.Errorf("%s: %v", s.Answers.Name, err)
+		}
+	}
 }
 
 // TestDependencySets checks that the stored go.mod/go.sum of each dependency
@@ -29,9 +37,10 @@ func TestDependencySets(t *testing.T) {
 		t.Skip("runs go mod tidy; skipped with -short")
 	}
 	seen := map[string]bool{}
-	for _, comps := range dependencyRepresentatives {
-		a := Answers{Name: "deps", Module: modulePlaceholder, Components: comps}.WithDefaults()
-		m, err := NewModel(a)
+	for _, s := range acceptedSpace(t) {
+		a := s.Answers
+		a.Module = modulePlaceholder
+		m, err := newModel(a, s.UserSQL)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +61,7 @@ func TestDependencySets(t *testing.T) {
 				t.Fatal(err)
 			}
 			if m.UsesPostgres {
-				if files, err = withSQLCOutput(files, nil); err != nil {
+				if files, err = withSQLCOutput(files, s.UserSQL); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -95,4 +104,14 @@ func TestDependencySets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// acceptedSpace is AcceptedSpace, failing t if validation refuses a point.
+func acceptedSpace(t *testing.T) []AcceptedService {
+	t.Helper()
+	space, err := AcceptedSpace()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return space
 }

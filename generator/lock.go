@@ -1,12 +1,12 @@
 package generator
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // LockFile records what gsgen last wrote, next to gsgen.yaml: the hash of
@@ -56,19 +56,43 @@ func (l Lock) Bytes() []byte {
 	return b.Bytes()
 }
 
-// ParseLock reads gsgen.lock.
+// maxLockLine bounds a line of gsgen.lock: owner, hash and a path CheckPath accepts.
+const maxLockLine = 2048
+
+// ParseLock reads gsgen.lock. Anything but a list of files gsgen could have
+// written is a corrupt lock, an *InputError: an empty lock would silently
+// turn the hand-edit check off, and a path that leaves the service would let
+// a re-run delete or show a file outside it.
 func ParseLock(data []byte) (Lock, error) {
+	corrupt := func(line int, msg string) error {
+		field := LockFile
+		if line > 0 {
+			field = fmt.Sprintf("%s:%d", LockFile, line)
+		}
+		return &InputError{Field: field, Msg: msg + ": gsgen.lock is corrupt",
+			Fix: "restore it from version control, or delete it and run gsgen regen --force, which rewrites every file gsgen owns without checking for hand edits"}
+	}
+	if !utf8.Valid(data) {
+		return nil, corrupt(0, "not valid UTF-8")
+	}
 	l := Lock{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
+	for n, line := range strings.Split(string(data), "\n") {
+		n++
+		if len(line) > maxLockLine {
+			return nil, corrupt(n, fmt.Sprintf("the line is %d bytes long", len(line)))
+		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		f := strings.Fields(line)
-		if len(f) != 3 || (f[0] != "gsgen" && f[0] != "user") || len(f[1]) != 64 {
-			return nil, &InputError{Field: fmt.Sprintf("%s:%d", LockFile, n), Msg: "not a lock line (owner, sha256, path)",
-				Fix: "restore it from version control, or delete it to re-run without hand-edit checks"}
+		if len(f) != 3 || (f[0] != "gsgen" && f[0] != "user") || !isSHA256(f[1]) {
+			return nil, corrupt(n, "not a lock line (owner, sha256, path)")
+		}
+		if err := CheckPath(f[2]); err != nil {
+			return nil, corrupt(n, err.Error())
+		}
+		if _, dup := l[f[2]]; dup {
+			return nil, corrupt(n, Quote(f[2])+" is listed twice")
 		}
 		owner := OwnedByGsgen
 		if f[0] == "user" {
@@ -76,5 +100,13 @@ func ParseLock(data []byte) (Lock, error) {
 		}
 		l[f[2]] = LockEntry{Owner: owner, Hash: f[1]}
 	}
-	return l, sc.Err()
+	if len(l) == 0 {
+		return nil, corrupt(0, "it lists no file")
+	}
+	return l, nil
+}
+
+func isSHA256(s string) bool {
+	_, err := hex.DecodeString(s)
+	return len(s) == 64 && err == nil && strings.ToLower(s) == s
 }

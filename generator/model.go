@@ -47,6 +47,7 @@ type Model struct {
 
 	Timeouts  Timeouts
 	Ladder    Ladder
+	Limits    Limits // the largest counts config.go accepts
 	HTTPPort  int
 	AdminPort int // the admin listener: probes and metrics, apart from the API
 	// MetricsNamespace prefixes the service's Prometheus metrics: its name
@@ -70,15 +71,17 @@ type Model struct {
 	// DeadLetterHeaders are the headers a consumer adds to a message it
 	// dead-letters; nil without kafka.
 	DeadLetterHeaders []DeadLetterHeader
-	// MaxAttemptsLimit bounds a consumer's max_attempts, and its
-	// KAFKA_<NAME>_MAX_ATTEMPTS in the service's config.
-	MaxAttemptsLimit int
 
 	// Answers is the normalised answers, written back as gsgen.yaml.
 	Answers Answers
 
-	userTables map[string]string // tables the user's migrations create, with their keys
+	userSQL  map[string][]byte // the user's migrations and queries, by path: cleaners may target their tables
+	warnings []string          // what is allowed but costly, for stderr
 }
+
+// Warnings lists what the answers allow at a cost, each saying the cost:
+// a task timeout above ShutdownTimeout, a cleaner no index helps.
+func (m *Model) Warnings() []string { return append(m.Ladder.Warnings(), m.warnings...) }
 
 // Timeouts is the shutdown budget as durations.
 type Timeouts struct {
@@ -96,22 +99,22 @@ var nameRE = regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`)
 // Every problem is an *InputError naming the answer.
 func NewModel(a Answers) (*Model, error) { return newModel(a, nil) }
 
-// newModel is NewModel for a service whose own migrations create
-// userTables (table → key column), which cleaners may target.
-func newModel(a Answers, userTables map[string]string) (*Model, error) {
+// newModel is NewModel for a service with SQL of the user's own (path →
+// SQL): cleaners may target the tables its migrations create.
+func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 	if err := validateName(a.Name); err != nil {
 		return nil, err
 	}
 	if err := module.CheckPath(a.Module); err != nil {
-		return nil, &InputError{Field: "module", Msg: fmt.Sprintf("%q is not a valid Go module path (%v)", a.Module, unwrapModuleErr(err)),
+		return nil, &InputError{Field: "module", Msg: fmt.Sprintf("%s is not a valid Go module path (%s)", Quote(a.Module), Shorten(unwrapModuleErr(err))),
 			Fix: "use a path like example.com/" + a.Name + " or github.com/you/" + a.Name}
 	}
 	comps, err := parseComponents(a.Components)
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, EventIDHeader: EventIDHeader,
-		AdminPort: DefaultAdminPort, WorkerAdminPort: DefaultAdminPort + 1, MetricsNamespace: snake(a.Name), userTables: userTables}
+	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, EventIDHeader: EventIDHeader, Limits: limits,
+		AdminPort: DefaultAdminPort, WorkerAdminPort: DefaultAdminPort + 1, MetricsNamespace: snake(a.Name), userSQL: userSQL}
 	for _, c := range comps {
 		switch c {
 		case HTTP:
@@ -168,6 +171,9 @@ func newModel(a Answers, userTables map[string]string) (*Model, error) {
 	if m.Deploy, err = m.deploy(); err != nil {
 		return nil, err
 	}
+	if err := m.checkDerivedNames(); err != nil {
+		return nil, err
+	}
 	a.Components = componentNames(comps)
 	m.Answers = a
 	return m, nil
@@ -179,15 +185,15 @@ func validateName(name string) error {
 	case name == "":
 		return &InputError{Field: "name", Msg: "is empty", Fix: "pass --name or give DIR a base name"}
 	case len(name) > 63:
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q is %d characters long; Kubernetes names allow 63", name, len(name)), Fix: "choose a shorter name"}
+		return &InputError{Field: "name", Msg: fmt.Sprintf("%s is %d characters long; Kubernetes names allow 63", Quote(name), len(name)), Fix: "choose a shorter name"}
 	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q contains a path separator or '..'", name), Fix: fix}
+		return &InputError{Field: "name", Msg: Quote(name) + " contains a path separator or '..'", Fix: fix}
 	case strings.ToLower(name) != name:
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q has upper-case letters; it names Kubernetes objects, which must be lower case", name), Fix: "use " + strings.ToLower(name)}
+		return &InputError{Field: "name", Msg: Quote(name) + " has upper-case letters; it names Kubernetes objects, which must be lower case", Fix: "use " + strings.ToLower(Shorten(name))}
 	case !nameRE.MatchString(name):
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q is not a DNS-1123 label", name), Fix: fix}
+		return &InputError{Field: "name", Msg: Quote(name) + " is not a DNS-1123 label", Fix: fix}
 	case token.IsKeyword(name):
-		return &InputError{Field: "name", Msg: fmt.Sprintf("%q is a Go keyword", name), Fix: "choose another name, e.g. " + name + "-svc"}
+		return &InputError{Field: "name", Msg: Quote(name) + " is a Go keyword", Fix: "choose another name, e.g. " + name + "-svc"}
 	}
 	return nil
 }
@@ -211,7 +217,7 @@ func parseComponents(names []string) ([]Component, error) {
 			return nil, unknownComponent(n)
 		}
 		if chosen[c] {
-			return nil, &InputError{Field: "components", Msg: fmt.Sprintf("%q is listed twice", c), Fix: "list each component once"}
+			return nil, &InputError{Field: "components", Msg: Quote(string(c)) + " is listed twice", Fix: "list each component once"}
 		}
 		chosen[c] = true
 	}

@@ -2,7 +2,9 @@ package generator
 
 import (
 	"errors"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -223,6 +225,58 @@ func TestComponentAnswersRejected(t *testing.T) {
 			a.Cleaners = []CleanerAnswers{{Name: "x", Table: "outbox_event", Column: "dispatched_at; drop table x"}}
 			return a
 		}(), "cleaners[0].column", "not a plain SQL identifier"},
+		// Names that collide once mapped.
+		{"consumers events2 and events-2", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "events2"}, {Name: "events-2"}}
+			return a
+		}(), "kafka[1].name", `"events-2" and kafka[0].name "events2" both become the Go name "Events2Consumer"`},
+		{"consumers a-b and a--b", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "a-b"}, {Name: "a--b"}}
+			return a
+		}(), "kafka[1].name", "both become the Go name"},
+		{"cleaners x2 and x-2", func() Answers {
+			a := with("outbox", "cleaner")
+			a.Cleaners = []CleanerAnswers{{Name: "x2", Table: "outbox_event", Column: "dispatched_at"}, {Name: "x-2", Table: "outbox_event", Column: "dispatched_at"}}
+			return a
+		}(), "cleaners[1].name", `"x-2" and cleaners[0].name "x2" both become the Go name "X2Cleaner"`},
+		{"one group for two consumers", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "a", Group: "shared"}, {Name: "b", Group: "shared"}}
+			return a
+		}(), "kafka[1].group", `both become the Kafka group "shared"`},
+		{"group with a newline", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "a", Group: "g\n# injected"}}
+			return a
+		}(), "kafka[0].group", "not a consumer group id gsgen accepts"},
+		// Kubernetes names with their suffixes.
+		{"config and worker names over 63", func() Answers {
+			a := with("asynq")
+			a.Name = strings.Repeat("w", 57)
+			return a
+		}(), "name", "\", 64 characters long; Kubernetes allows 63; use a name of at most 56 characters"},
+		{"secret name over 63", func() Answers {
+			a := with("outbox")
+			a.Name = strings.Repeat("p", 55)
+			return a
+		}(), "name", "-postgres\", 64 characters long; Kubernetes allows 63; use a name of at most 54 characters"},
+		// Counts the service's config.go would refuse, or overflow on.
+		{"outbox batch size over the service's limit", func() Answers { a := with("outbox"); a.Outbox.BatchSize = 3000000000; return a }(),
+			"outbox.batch_size", "3000000000 is more than 10000, the most the service accepts"},
+		{"asynq concurrency over the service's limit", func() Answers { a := with("asynq"); a.Asynq.Concurrency = 1001; return a }(),
+			"asynq.concurrency", "at most 1000"},
+		{"cleaner batch over the service's limit", func() Answers {
+			a := with("outbox", "cleaner")
+			a.Cleaners = []CleanerAnswers{{Name: "x", Table: "outbox_event", Column: "dispatched_at", BatchSize: 10001}}
+			return a
+		}(), "cleaners[0].batch_size", "at most 10000"},
+		{"retention of centuries", func() Answers {
+			a := with("outbox", "cleaner")
+			a.Cleaners = []CleanerAnswers{{Name: "x", Table: "outbox_event", Column: "dispatched_at", Retention: Duration(200 * 365 * 24 * time.Hour)}}
+			return a
+		}(), "cleaners[0].retention", "at most 87600h"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -235,6 +289,35 @@ func TestComponentAnswersRejected(t *testing.T) {
 				t.Errorf("error = %q (field %q), want field %q and %q", ie, ie.Field, c.field, c.msg)
 			}
 		})
+	}
+}
+
+// The limits gsgen checks are the ones the service's config.go enforces:
+// one definition, written into the template.
+func TestLimitsAreTheServicesOwn(t *testing.T) {
+	a := Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "cleaner"}}.WithDefaults()
+	_, files, err := Generate(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var config string
+	for _, f := range files {
+		if f.Path == "internal/config/config.go" {
+			config = string(f.Content)
+		}
+	}
+	for env, limit := range map[string]int{"OUTBOX_BATCH_SIZE": limits.OutboxBatchSize, "CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE": limits.CleanerBatchSize,
+		"ASYNQ_CONCURRENCY": limits.AsynqConcurrency, "DATABASE_MAX_CONNS": limits.DatabaseMaxConns, "REDIS_DB": limits.RedisDB} {
+		if !regexp.MustCompile(`"` + env + `", [a-zA-Z0-9]+, ` + strconv.Itoa(limit) + `\)`).MatchString(config) {
+			t.Errorf("config.go does not bound %s by %d", env, limit)
+		}
+	}
+	at := func(edit func(*Answers)) error { b := a; edit(&b); _, err := NewModel(b); return err }
+	if err := at(func(b *Answers) { b.Outbox.BatchSize = limits.OutboxBatchSize }); err != nil {
+		t.Errorf("the limit itself is refused: %v", err)
+	}
+	if err := at(func(b *Answers) { b.Outbox.BatchSize = limits.OutboxBatchSize + 1 }); err == nil {
+		t.Error("one over the limit is accepted")
 	}
 }
 

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -71,7 +72,21 @@ func Plan(m *Model) (FilePlan, error) {
 		PlannedFile{Path: "deploy/monitoring/prometheusrule.yaml", Owner: OwnedByGsgen, Build: buildRules, NoMarker: true},
 	)
 	slices.SortFunc(p, func(a, b PlannedFile) int { return strings.Compare(a.Path, b.Path) })
+	for i := 1; i < len(p); i++ {
+		if p[i].Path == p[i-1].Path {
+			return nil, &InputError{Field: p[i].Path, Msg: fmt.Sprintf("both %s and %s give this file", p[i-1].source(), p[i].source()), Fix: "rename one of them"}
+		}
+	}
 	return p, nil
+}
+
+// source is what a planned file comes from, for a message: a named
+// instance, or one of gsgen's templates.
+func (f PlannedFile) source() string {
+	if it, ok := f.Item.(Instance); ok {
+		return Quote(it.InstanceName())
+	}
+	return "gsgen's " + f.Template
 }
 
 type templateDir struct {
@@ -139,6 +154,7 @@ func (m *Model) plannedFromTemplate(dir, tmpl string, items []Instance) []Planne
 // Instance is a named instance of a component (a Kafka consumer, a cleaner).
 type Instance interface {
 	ItemFileName() string
+	InstanceName() string
 }
 
 func (f PlannedFile) ext() string { return path.Ext(f.Path) }

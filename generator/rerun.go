@@ -2,11 +2,7 @@ package generator
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -31,9 +27,6 @@ func (e *HandEditError) Unwrap() error { return &e.InputError }
 //     their component is removed;
 //   - go.mod and go.sum are merged, keeping the user's own requirements.
 func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
-	if err := checkWritable(s.Dir); err != nil {
-		return nil, nil, err
-	}
 	m, files, err := GenerateWith(a, s.UserSQL)
 	if err != nil {
 		return nil, nil, err
@@ -61,13 +54,13 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 	}
 	for _, f := range files {
 		planned[f.Path] = true
-		onDisk, err := os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(f.Path)))
-		missing := errors.Is(err, fs.ErrNotExist)
-		if err != nil && !missing {
+		now, err := s.dir.read(f.Path)
+		if err != nil {
 			return nil, nil, err
 		}
+		onDisk, missing := now.content, !now.exists
 		entry, known := s.Lock[f.Path]
-		c := Change{RenderedFile: f}
+		c := Change{RenderedFile: f, onDisk: onDisk, compared: true}
 		switch {
 		case missing && f.Owner == OwnedByUser && known:
 			c.Action = Skip // the user deleted a file of theirs: respect that
@@ -96,14 +89,15 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		if planned[p] {
 			continue
 		}
-		onDisk, err := os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+		now, err := s.dir.read(p)
 		if err != nil {
 			return nil, nil, err
 		}
-		c := Change{RenderedFile: RenderedFile{PlannedFile: PlannedFile{Path: p, Owner: s.Lock[p].Owner}, Content: onDisk}}
+		if !now.exists {
+			continue
+		}
+		onDisk := now.content
+		c := Change{RenderedFile: RenderedFile{PlannedFile: PlannedFile{Path: p, Owner: s.Lock[p].Owner}, Content: onDisk}, onDisk: onDisk, compared: true}
 		switch {
 		case s.Lock[p].Owner == OwnedByUser:
 			c.Action = Leave
@@ -118,7 +112,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 	}
 	if len(edited) > 0 && !force {
 		return nil, nil, &HandEditError{
-			InputError: InputError{Field: strings.Join(edited, ", "),
+			InputError: InputError{Field: listShort(edited, 8),
 				Msg: fmt.Sprintf("edited by hand since gsgen wrote %s", map[bool]string{true: "it", false: "them"}[len(edited) == 1]),
 				Fix: "move the change into a file you own (gsgen never overwrites those), or pass --force to overwrite it"},
 			Paths: edited,
@@ -136,7 +130,7 @@ func sameOr(onDisk, content []byte, otherwise Action) Action {
 }
 
 // Diff is a unified diff of every change, for --dry-run.
-func (cs Changes) Diff(dir string) (string, error) {
+func (cs Changes) Diff() string {
 	var b strings.Builder
 	for _, c := range cs {
 		var before, after []byte
@@ -144,11 +138,7 @@ func (cs Changes) Diff(dir string) (string, error) {
 		case Create:
 			after = c.Content
 		case Overwrite:
-			onDisk, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path)))
-			if err != nil {
-				return "", err
-			}
-			before, after = onDisk, c.Content
+			before, after = c.onDisk, c.Content
 		case Delete:
 			before = c.Content
 		default:
@@ -156,5 +146,5 @@ func (cs Changes) Diff(dir string) (string, error) {
 		}
 		b.WriteString(UnifiedDiff("a/"+c.Path, "b/"+c.Path, before, after))
 	}
-	return b.String(), nil
+	return b.String()
 }

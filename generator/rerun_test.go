@@ -2,6 +2,7 @@ package generator
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,19 +86,6 @@ func TestMergeGoMod(t *testing.T) {
 	}
 }
 
-func TestUserTables(t *testing.T) {
-	got := userTables(map[string][]byte{
-		"db/migrations/0100_sessions.sql": []byte("-- +goose Up\nCREATE TABLE sessions (\n  id bigint PRIMARY KEY,\n  expires_at timestamptz NOT NULL DEFAULT now()\n);\n-- +goose Down\nCREATE TABLE dropped_in_down (id int);\n"),
-		"db/migrations/0101_pairs.sql":    []byte("create table if not exists public.\"pairs\" (a int, b int, seen timestamptz, primary key (a, b));"),
-		"db/migrations/0102_plain.sql":    []byte("CREATE TABLE plain (id bigint, at timestamptz);"),
-		"db/queries/x.sql":                []byte("CREATE TABLE not_a_migration (id int);"),
-	})
-	want := map[string]string{"sessions": "id", "pairs": "a, b", "plain": "id"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("userTables (-want +got):\n%s", diff)
-	}
-}
-
 // writeService generates a into a new directory, as gsgen new does.
 func writeService(t *testing.T, a Answers) string {
 	t.Helper()
@@ -118,10 +106,7 @@ func writeService(t *testing.T, a Answers) string {
 
 func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 	dir := writeService(t, Answers{Name: "shop", Components: []string{"http", "kafka"}})
-	svc, err := ReadService(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := readService(t, dir)
 	a, err := svc.Answers.RemoveComponent(Kafka, "")
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +132,7 @@ func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 			t.Errorf("%s: %q, want %q", path, actions[path], want)
 		}
 	}
-	if err := cs.Apply(dir); err != nil {
+	if err := svc.dir.Apply(cs); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "internal/db")); !os.IsNotExist(err) {
@@ -156,6 +141,21 @@ func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "internal/consumer/events_handler.go")); err != nil {
 		t.Errorf("the user's handler was removed: %v", err)
 	}
+}
+
+// readService opens dir for the test and reads its service.
+func readService(t *testing.T, dir string) *Service {
+	t.Helper()
+	d, err := OpenServiceDir(dir, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	svc, err := d.ReadService()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
 }
 
 // generatedFile is the content of path in a service "shop" of components.
@@ -172,4 +172,24 @@ func generatedFile(t *testing.T, path string, components ...string) []byte {
 	}
 	t.Fatalf("no %s generated", path)
 	return nil
+}
+
+// A hand edit of thousands of lines gets a bounded diff: the lines both
+// sides share at their start and end are not compared, and past that a
+// summary stands in for the table the diff would need.
+func TestUnifiedDiffIsBounded(t *testing.T) {
+	long := strings.Repeat("same\n", 100000)
+	d := UnifiedDiff("a", "b", []byte(long+"old\n"+long), []byte(long+"new\n"+long))
+	if !strings.Contains(d, "-old\n+new\n") || strings.Count(d, "\n") > 20 {
+		t.Errorf("one changed line in a long file:\n%.500s", d)
+	}
+	var x, y strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&x, "a%d\n", i)
+		fmt.Fprintf(&y, "b%d\n", i)
+	}
+	d = UnifiedDiff("a", "b", []byte(x.String()), []byte(y.String()))
+	if !strings.Contains(d, "@@ -1,5000 +1,5000 @@ too many changed lines to show here") {
+		t.Errorf("5000 changed lines:\n%.500s", d)
+	}
 }

@@ -2,12 +2,14 @@ package generator
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
 	"slices"
+	"syscall"
 )
 
 // Action is what writing does to one file.
@@ -28,225 +30,169 @@ type Change struct {
 	RenderedFile
 	Action     Action
 	HandEdited bool // gsgen owns it and the user edited it; only with --force
+	// The bytes on disk the change was decided against, when compared: a
+	// file that no longer has them when the write begins is not touched.
+	onDisk   []byte
+	compared bool
 }
 
 // Changes is the write plan for a directory.
 type Changes []Change
 
-// DiffTarget compares the rendered service with what is in dir. It reads,
-// never writes. A dir that exists and is not empty is refused unless force.
+// DiffTarget opens dir and compares a new service's files with what is in
+// it (see ServiceDir.DiffNew). It reads, never writes.
 func DiffTarget(dir string, files Rendered, force bool) (Changes, error) {
-	empty, err := isEmptyDir(dir)
+	d, err := OpenServiceDir(dir, true, nil)
 	if err != nil {
 		return nil, err
 	}
-	if !empty && !force {
-		return nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s exists and is not empty", dir),
-			Fix: "choose a new directory, or pass --force to write into it (files you own are never overwritten)"}
-	}
-	if err := checkWritable(dir); err != nil {
+	defer d.Close()
+	return d.DiffNew(files, force)
+}
+
+// DiffNew compares a new service's files with what is in DIR. A DIR that
+// exists and is not empty is refused unless force; with force, the files
+// are written beside what is there, and never over it: go.mod and go.sum
+// are merged, a file the user owns is kept, and any other file that exists
+// with other bytes stops the run, listing them all.
+func (d *ServiceDir) DiffNew(files Rendered, force bool) (Changes, error) {
+	empty, err := d.isEmpty()
+	if err != nil {
 		return nil, err
 	}
-	out := make(Changes, 0, len(files))
-	for _, f := range files {
-		target := filepath.Join(dir, filepath.FromSlash(f.Path))
-		old, err := os.ReadFile(target)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			out = append(out, Change{RenderedFile: f, Action: Create})
-		case err != nil:
-			return nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("cannot read %s: %v", target, err), Fix: "make it a readable file or move it away"}
-		case f.Owner == OwnedByUser:
-			out = append(out, Change{RenderedFile: f, Action: Keep})
-		case bytes.Equal(old, f.Content):
-			out = append(out, Change{RenderedFile: f, Action: Identical})
-		default:
-			out = append(out, Change{RenderedFile: f, Action: Overwrite})
+	isService := false
+	if !empty {
+		fi, err := d.lstat("gsgen.yaml")
+		if err != nil {
+			return nil, err
 		}
+		isService = fi != nil
+	}
+	regen := fmt.Sprintf("it is a service gsgen generated: change it with gsgen regen %s (or gsgen add, gsgen remove)", d.shown)
+	if !empty && !force {
+		fix := "choose a new directory, or pass --force to write the service beside the files there (gsgen new never overwrites a file)"
+		if isService {
+			fix = regen
+		}
+		return nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s exists and is not empty", d.shown), Fix: fix}
+	}
+	out := make(Changes, 0, len(files))
+	var conflicts []string
+	var mergeErr error // reported after the conflicts, which say more
+	for _, f := range files {
+		now, err := d.read(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		c := Change{RenderedFile: f, Action: Create}
+		switch {
+		case !now.exists:
+		case f.Owner == OwnedByUser:
+			c.Action = Keep
+		case f.Merge != nil:
+			if c.Content, err = f.Merge(now.content, f.Content); err != nil {
+				mergeErr = cmp.Or(mergeErr, err)
+			}
+			c.Action = sameOr(now.content, c.Content, Overwrite)
+			c.onDisk, c.compared = now.content, true
+		case bytes.Equal(now.content, f.Content):
+			c.Action = Identical
+		default:
+			conflicts = append(conflicts, f.Path)
+		}
+		out = append(out, c)
+	}
+	if len(conflicts) > 0 {
+		fix := "move them away and run again (go.mod and go.sum are merged, never overwritten)"
+		if isService {
+			fix = regen
+		}
+		return nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("gsgen new never overwrites a file, and %d that it would write exist in %s: %s", len(conflicts), d.shown, listShort(conflicts, 8)), Fix: fix}
+	}
+	if mergeErr != nil {
+		return nil, mergeErr
 	}
 	return out, nil
 }
 
-// isEmptyDir reports whether dir is missing or an empty directory.
-func isEmptyDir(dir string) (bool, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return true, nil
-	}
+// Apply opens dir and writes the changes into it (see ServiceDir.Apply).
+func (cs Changes) Apply(dir string) error {
+	d, err := OpenServiceDir(dir, false, nil)
 	if err != nil {
-		if st, serr := os.Stat(dir); serr == nil && !st.IsDir() {
-			return false, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s exists and is not a directory", dir), Fix: "choose another path"}
-		}
-		return false, &InputError{Field: "DIR", Msg: fmt.Sprintf("cannot read %s: %v", dir, err), Fix: "check its permissions"}
+		return err
 	}
-	return len(entries) == 0, nil
+	defer d.Close()
+	return d.Apply(cs)
 }
 
-// Apply writes the changes into dir atomically: every file is first written
-// to a staging directory next to its destination, then moved into place.
-// A new dir appears in one rename. In an existing dir the files are renamed
-// one by one and, if any step fails, the ones already moved are put back, so
-// on error dir is as it was.
-func (cs Changes) Apply(dir string) error {
+// Apply writes the changes into DIR so that, whatever happens, DIR ends up
+// as it was or with every change made. A new DIR is written into a staging
+// folder beside it and appears in one rename. An existing DIR is changed
+// through a journal (journal.go): a run killed half-way is completed by the
+// next one, and on an error what was done is undone.
+func (d *ServiceDir) Apply(cs Changes) error {
 	todo := slices.DeleteFunc(slices.Clone(cs), func(c Change) bool {
 		return c.Action != Create && c.Action != Overwrite && c.Action != Delete
 	})
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return createDir(dir, todo)
+	switch {
+	case d.root == nil:
+		return d.create(todo)
+	case len(todo) == 0:
+		return nil
 	}
-	return updateDir(dir, todo)
+	return d.writeJournaled(todo)
 }
 
-// createDir stages every file in a temporary sibling of dir and renames it
-// into place.
-func createDir(dir string, cs Changes) (err error) {
-	abs, err := filepath.Abs(dir)
+// create writes a new DIR: every file into a staging folder in the nearest
+// existing ancestor, then one rename puts the whole tree in place.
+func (d *ServiceDir) create(cs Changes) (err error) {
+	anchor, err := os.OpenRoot(d.anchor)
 	if err != nil {
-		return err
+		return d.cannotWrite(d.anchor, err)
 	}
-	undo, err := mkdirAllTracked(filepath.Dir(abs))
-	if err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(abs), err)
+	defer anchor.Close()
+	staging := stagingName(d.missing[0])
+	if err := anchor.Mkdir(staging, 0o755); err != nil {
+		return d.cannotWrite(d.anchor, err)
 	}
 	defer func() {
 		if err != nil {
-			undo()
+			anchor.RemoveAll(staging)
 		}
 	}()
-	staging, err := os.MkdirTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".gsgen-*")
-	if err != nil {
-		return fmt.Errorf("staging: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(staging)
-		}
-	}()
-	if err := os.Chmod(staging, 0o755); err != nil {
-		return err
-	}
+	pause("new: staging")
+	below := path.Join(append([]string{staging}, d.missing[1:]...)...)
 	for _, c := range cs {
-		if err := writeFile(filepath.Join(staging, filepath.FromSlash(c.Path)), c.Content); err != nil {
+		p := path.Join(below, c.Path)
+		if err := anchor.MkdirAll(path.Dir(p), 0o755); err != nil {
 			return err
 		}
-	}
-	return os.Rename(staging, abs)
-}
-
-// updateDir stages the files inside dir, then moves them over their
-// destinations, keeping what it replaces until every move has succeeded.
-func updateDir(dir string, cs Changes) (err error) {
-	staging, err := os.MkdirTemp(dir, ".gsgen-staging-*")
-	if err != nil {
-		return fmt.Errorf("staging: %w", err)
-	}
-	defer os.RemoveAll(staging)
-	for i, c := range cs {
-		if c.Action == Delete {
-			continue
-		}
-		if err := writeFile(filepath.Join(staging, "new", fmt.Sprint(i)), c.Content); err != nil {
+		if err := anchor.WriteFile(p, c.Content, 0o644); err != nil {
 			return err
 		}
+		pause("new: staged " + c.Path)
 	}
-	var rollback []func()
-	defer func() {
-		if err != nil {
-			for _, r := range slices.Backward(rollback) {
-				r()
-			}
-		}
-	}()
-	for i, c := range cs {
-		target := filepath.Join(dir, filepath.FromSlash(c.Path))
-		undoDirs, err := mkdirAllTracked(filepath.Dir(target))
-		if err != nil {
-			return fmt.Errorf("creating %s: %w", filepath.Dir(target), err)
-		}
-		rollback = append(rollback, undoDirs)
-		if c.Action == Overwrite || c.Action == Delete {
-			backup := filepath.Join(staging, "old", fmt.Sprint(i))
-			if err := os.MkdirAll(filepath.Dir(backup), 0o755); err != nil {
-				return err
-			}
-			if err := os.Rename(target, backup); err != nil {
-				return fmt.Errorf("replacing %s: %w", c.Path, err)
-			}
-			rollback = append(rollback, func() { os.Rename(backup, target) })
-		}
-		if c.Action == Delete {
-			continue
-		}
-		if err := os.Rename(filepath.Join(staging, "new", fmt.Sprint(i)), target); err != nil {
-			return fmt.Errorf("writing %s: %w", c.Path, err)
-		}
-		rollback = append(rollback, func() { os.Remove(target) })
+	if err := anchor.Rename(staging, d.missing[0]); err != nil {
+		return err
 	}
-	// A removed component can leave its folders empty: remove those.
-	for _, c := range cs {
-		if c.Action != Delete {
-			continue
-		}
-		for d := filepath.Dir(filepath.Join(dir, filepath.FromSlash(c.Path))); d != filepath.Clean(dir); d = filepath.Dir(d) {
-			if os.Remove(d) != nil { // not empty
-				break
-			}
-		}
-	}
+	pause("new: renamed")
 	return nil
 }
 
-func writeFile(p string, content []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(p, content, 0o644)
+// cannotWrite is an error creating the first thing gsgen writes in dir:
+// nothing is written yet, so it is the user's to fix.
+func (d *ServiceDir) cannotWrite(dir string, err error) error {
+	return &InputError{Field: "DIR", Msg: fmt.Sprintf("cannot write in %s: %v", dir, unwrapPathErr(err)),
+		Fix: "choose a directory you can write to, or fix its permissions"}
 }
 
-// mkdirAllTracked creates dir and its missing parents and returns a function
-// that removes exactly the directories it created.
-func mkdirAllTracked(dir string) (undo func(), err error) {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil {
-			break
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
+// writeError is an error writing rel during a write that is undone after it.
+func (d *ServiceDir) writeError(rel string, err error) error {
+	if rel == "." {
+		return d.cannotWrite(d.shown, err)
 	}
-	undo = func() {
-		for _, d := range missing { // deepest first
-			os.Remove(d)
-		}
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return &InputError{Field: d.show(rel), Msg: fmt.Sprintf("cannot be written: %v", unwrapPathErr(err)), Fix: "fix the permissions of it and of its directory"}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		undo()
-		return func() {}, err
-	}
-	return undo, nil
-}
-
-// checkWritable finds out before anything is written whether gsgen can
-// create files where dir is (or will be): in the directory itself, or in
-// the nearest parent that exists.
-func checkWritable(dir string) error {
-	existing := dir
-	for {
-		if _, err := os.Stat(existing); err == nil {
-			break
-		}
-		parent := filepath.Dir(existing)
-		if parent == existing {
-			break
-		}
-		existing = parent
-	}
-	probe, err := os.MkdirTemp(existing, ".gsgen-probe-*")
-	if err != nil {
-		return &InputError{Field: "DIR", Msg: fmt.Sprintf("cannot write in %s: %v", existing, errors.Unwrap(err)),
-			Fix: "choose a directory you can write to, or fix its permissions"}
-	}
-	return os.Remove(probe)
+	return fmt.Errorf("writing %s: %w", d.show(rel), err)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -71,14 +72,16 @@ func TestDiffTargetRefusesNonEmptyDir(t *testing.T) {
 	}
 }
 
-func TestApplyForceKeepsUserFiles(t *testing.T) {
+// With --force, new writes beside what is in DIR and never over it: a
+// file the user owns is kept, an identical one left alone, and any other
+// existing file stops the run, naming each.
+func TestNewForceNeverOverwrites(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "internal"), 0o755)
 	os.WriteFile(filepath.Join(dir, "routes.go"), []byte("my routes"), 0o644)
-	os.WriteFile(filepath.Join(dir, "main.go"), []byte("old main"), 0o644)
 	os.WriteFile(filepath.Join(dir, "same.go"), []byte("same"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not gsgen's"), 0o644)
-	files := map[string]string{"routes.go": "template routes", "main.go": "new main", "same.go": "same", "internal/new.go": "new"}
+	files := map[string]string{"routes.go": "template routes", "same.go": "same", "internal/new.go": "new"}
 	cs, err := DiffTarget(dir, rendered(files, "routes.go"), true)
 	if err != nil {
 		t.Fatal(err)
@@ -87,16 +90,25 @@ func TestApplyForceKeepsUserFiles(t *testing.T) {
 	for _, c := range cs {
 		actions[c.Path] = c.Action
 	}
-	want := map[string]Action{"routes.go": Keep, "main.go": Overwrite, "same.go": Identical, "internal/new.go": Create}
+	want := map[string]Action{"routes.go": Keep, "same.go": Identical, "internal/new.go": Create}
 	if diff := cmp.Diff(want, actions); diff != "" {
 		t.Errorf("actions (-want +got):\n%s", diff)
 	}
 	if err := cs.Apply(dir); err != nil {
 		t.Fatal(err)
 	}
-	wantTree := map[string]string{"routes.go": "my routes", "main.go": "new main", "same.go": "same", "internal/new.go": "new", "notes.txt": "not gsgen's"}
+	wantTree := map[string]string{"routes.go": "my routes", "same.go": "same", "internal/new.go": "new", "notes.txt": "not gsgen's"}
 	if diff := cmp.Diff(wantTree, readTree(t, dir)); diff != "" {
 		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("my main"), 0o644)
+	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("my make"), 0o644)
+	files["main.go"], files["Makefile"] = "gsgen's main", "gsgen's make"
+	_, err = DiffTarget(dir, rendered(files, "routes.go"), true)
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(ie.Msg, "2 that it would write exist") || !strings.Contains(ie.Msg, "Makefile, main.go") {
+		t.Errorf("err = %v, want both conflicts named", err)
 	}
 }
 
@@ -119,7 +131,7 @@ func TestApplyRollsBackOnFailure(t *testing.T) {
 	if diff := cmp.Diff(before, readTree(t, dir)); diff != "" {
 		t.Errorf("dir changed by a failed Apply (-before +after):\n%s", diff)
 	}
-	for _, p := range []string{"new", ".gsgen-staging"} {
+	for _, p := range []string{"new", ".gsgen-journal"} {
 		if matches, _ := filepath.Glob(filepath.Join(dir, p+"*")); len(matches) > 0 {
 			t.Errorf("left behind: %v", matches)
 		}
@@ -139,5 +151,84 @@ func TestApplyNewDirFailureLeavesNothing(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]string{"file": "x"}, readTree(t, root)); diff != "" {
 		t.Errorf("root changed (-want +got):\n%s", diff)
+	}
+}
+
+// journalCase is a directory and a write into it: an overwrite, a create in
+// a new folder and a delete that empties one.
+func journalCase(t *testing.T) (dir string, cs Changes, after map[string]string) {
+	t.Helper()
+	dir = t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "gone"), 0o755)
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("old a"), 0o644)
+	os.WriteFile(filepath.Join(dir, "gone/b.go"), []byte("old b"), 0o644)
+	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine"), 0o644)
+	cs = Changes{
+		{RenderedFile: rendered(map[string]string{"a.go": "new a"})[0], Action: Overwrite},
+		{RenderedFile: rendered(map[string]string{"made/c.go": "c"})[0], Action: Create},
+		{RenderedFile: rendered(map[string]string{"gone/b.go": "old b"})[0], Action: Delete},
+	}
+	return dir, cs, map[string]string{"a.go": "new a", "made/c.go": "c", "mine.txt": "mine"}
+}
+
+// A run that stops after committing its journal, at any change, is
+// completed by the next one to open the directory.
+func TestJournalIsCompletedFromEveryChange(t *testing.T) {
+	for done := range 4 {
+		dir, cs, after := journalCase(t)
+		d, err := OpenServiceDir(dir, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := &journal{d: d}
+		if err := j.prepare(cs); err != nil {
+			t.Fatal(err)
+		}
+		for i := range done {
+			if err := j.forward(i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d.Close() // the run dies here
+
+		var said []string
+		d, err = OpenServiceDir(dir, false, func(s string) { said = append(said, s) })
+		if err != nil {
+			t.Fatalf("after %d changes: %v", done, err)
+		}
+		d.Close()
+		if diff := cmp.Diff(after, readTree(t, dir)); diff != "" {
+			t.Errorf("after %d changes, recovery left (-want +got):\n%s", done, diff)
+		}
+		if len(said) != 1 || !strings.Contains(said[0], "completed a write an interrupted gsgen run had begun (3 files)") {
+			t.Errorf("recovery said %q", said)
+		}
+	}
+}
+
+// A file the user changed after the run died is never overwritten: the
+// next run stops, naming it, and leaves the journal for the user.
+func TestJournalNeverOverwritesAFileChangedSince(t *testing.T) {
+	dir, cs, _ := journalCase(t)
+	d, err := OpenServiceDir(dir, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (&journal{d: d}).prepare(cs); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("edited after the crash"), 0o644)
+	_, err = OpenServiceDir(dir, false, nil)
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.HasSuffix(ie.Field, "a.go") || !strings.Contains(ie.Msg, "changed after an interrupted gsgen run") {
+		t.Fatalf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.go")); string(b) != "edited after the crash" {
+		t.Errorf("a.go = %q", b)
+	}
+	// A dry run refuses to compare against a half-written service.
+	if _, err := OpenServiceDir(dir, true, nil); !errors.As(err, &ie) || !strings.Contains(ie.Fix, "without --dry-run") {
+		t.Errorf("dry run: %v", err)
 	}
 }

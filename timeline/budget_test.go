@@ -59,7 +59,7 @@ func TestPlanFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(p.Closed, ","); got != "kafka writer,kafka reader events,asynq client,postgres pool,admin listener" {
+	if got := strings.Join(p.Closed, ","); got != "kafka writer,kafka reader events,kafka dead-letter writer,asynq client,postgres pool,admin listener" {
 		t.Errorf("closed = %s", got)
 	}
 	if _, err := PlanFor(m, "payments", "svc"); err == nil || !strings.Contains(err.Error(), `the log is of service "payments", but svc/gsgen.yaml holds the budget of orders`) {
@@ -76,9 +76,18 @@ func template(t *testing.T, path string) string {
 	return string(b)
 }
 
-func fullModel(t *testing.T) *generator.Model {
+func fullModel(t *testing.T) *generator.Model { return serviceModel(t, "testdata/orders") }
+
+// serviceModel is the model of the recorded service in dir, as gsgen
+// timeline --dir reads it.
+func serviceModel(t *testing.T, dir string) *generator.Model {
 	t.Helper()
-	svc, err := generator.ReadService("testdata/orders")
+	d, err := generator.OpenServiceDir(dir, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	svc, err := d.ReadService()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gsgen-dev/gsgen/generator"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.txt and *.svg from the recorded logs")
@@ -44,15 +42,7 @@ func draw(t *testing.T, log string) *Timeline {
 		t.Fatal(err)
 	}
 	dir := filepath.Join("testdata", strings.TrimSuffix(s.Service, "-worker"))
-	svc, err := generator.ReadService(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := svc.Model()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := PlanFor(m, s.Service, dir)
+	p, err := PlanFor(serviceModel(t, dir), s.Service, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

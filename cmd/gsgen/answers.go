@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"time"
 
@@ -42,7 +42,7 @@ type settingFlags struct {
 func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	f := &answerFlags{}
 	fs := cmd.Flags()
-	fs.StringVarP(&f.file, "config", "f", "", "answers file (the schema of the gsgen.yaml written into every service)")
+	fs.StringVarP(&f.file, "config", "f", "", "answers file (the schema of the gsgen.yaml written into every service); - reads stdin")
 	fs.StringVar(&f.name, "name", "", "service name: a DNS-1123 label (default: base name of DIR)")
 	fs.StringVar(&f.module, "module", "", "Go module path (default: example.com/<name>)")
 	fs.StringVar(&f.components, "components", generator.DefaultComponents,
@@ -77,23 +77,39 @@ func addSettingFlags(cmd *cobra.Command) *settingFlags {
 	return f
 }
 
-// answers merges, lowest first: the answers file, then the flags the user
-// set. It returns the flags that were neither set nor answered by a file.
-func (f *answerFlags) answers(fs *pflag.FlagSet) (a generator.Answers, unanswered []string, err error) {
-	if f.file != "" {
-		data, err := os.ReadFile(f.file)
-		if err != nil {
-			return a, nil, &generator.InputError{Field: "--config", Msg: fmt.Sprintf("cannot read answers file: %v", err), Fix: "check the path"}
+// fromFile reports whether the answers come from a file (-f).
+func (f *answerFlags) fromFile(fs *pflag.FlagSet) bool { return fs.Changed("config") }
+
+// answers merges, lowest first: the answers file (-f FILE, or - for stdin),
+// then the flags the user set. It returns the flags that were neither set
+// nor answered by a file.
+func (f *answerFlags) answers(fs *pflag.FlagSet, stdin io.Reader) (a generator.Answers, unanswered []string, err error) {
+	if f.fromFile(fs) {
+		var data []byte
+		name := f.file
+		if f.file == "-" {
+			name = "stdin"
+			data, err = generator.ReadAnswers("--config", stdin)
+		} else {
+			data, err = generator.ReadAnswersFile("--config", f.file)
 		}
-		if a, err = generator.ParseAnswersFile(f.file, data); err != nil {
+		if err != nil {
+			return a, nil, err
+		}
+		if a, err = generator.ParseAnswersFile(name, data); err != nil {
 			return a, nil, err
 		}
 	}
+	return f.over(fs, a)
+}
+
+// over sets the answers of the flags the user set over a.
+func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.Answers, unanswered []string, err error) {
 	given := func(flag string) bool {
 		if fs.Changed(flag) {
 			return true
 		}
-		if f.file == "" {
+		if !f.fromFile(fs) {
 			unanswered = append(unanswered, "--"+flag)
 		}
 		return false

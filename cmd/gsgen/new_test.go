@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -44,27 +46,47 @@ func TestNewDryRunWritesNothing(t *testing.T) {
 	}
 }
 
-// A re-run with --force rewrites gsgen's files and never a user's.
-func TestNewForceKeepsUserFiles(t *testing.T) {
+// new --force writes beside the user's files and never over them: with the
+// user's README.md, Makefile and Dockerfile it stops, naming them, and
+// writes nothing; once they are moved away it merges go.mod, keeping the
+// user's module line and requirements. Over a generated service it points to
+// gsgen regen.
+func TestNewForceNeverOverwrites(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "orders")
-	if code, _, stderr := gsgen(t, "new", dir, "--yes"); code != exitOK {
-		t.Fatal(stderr)
+	userGoMod := "module github.com/acme/orders\n\ngo 1.26\n\nrequire github.com/google/uuid v1.6.0\n"
+	mine := map[string]string{"README.md": "# my notes\n", "Makefile": "all:\n", "Dockerfile": "FROM scratch\n", "go.mod": userGoMod}
+	for name, content := range mine {
+		writeFile(t, filepath.Join(dir, name), content)
 	}
-	routes := filepath.Join(dir, "internal/httpapi/routes.go")
-	writeFile(t, routes, "package httpapi // my routes\n")
-	code, stdout, stderr := gsgen(t, "new", dir, "--yes", "--force", "--http-shutdown", "30s", "--grace", "70s")
-	if code != exitOK {
+	before := treeHash(t, dir)
+	code, _, stderr := gsgen(t, "new", dir, "--yes", "--force", "--module", "github.com/acme/orders")
+	if code != exitBadInput || !strings.Contains(stderr, "gsgen new never overwrites a file, and 3 that it would write exist") ||
+		!strings.Contains(stderr, "Dockerfile, Makefile, README.md") || strings.Contains(stderr, "go.mod,") {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	if treeHash(t, dir) != before {
+		t.Fatal("a refused new --force changed the directory")
+	}
+
+	for _, name := range []string{"README.md", "Makefile", "Dockerfile"} {
+		os.Remove(filepath.Join(dir, name))
+	}
+	code, _, stderr = gsgen(t, "new", dir, "--yes", "--force")
+	if code != exitBadInput || !strings.Contains(stderr, `go.mod: its module is "github.com/acme/orders", but the service's module is "example.com/orders"`) {
+		t.Errorf("module mismatch: exit %d, stderr %s", code, stderr)
+	}
+
+	if code, _, stderr := gsgen(t, "new", dir, "--yes", "--force", "--module", "github.com/acme/orders"); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if b, _ := os.ReadFile(routes); string(b) != "package httpapi // my routes\n" {
-		t.Errorf("user-owned routes.go overwritten:\n%s", b)
+	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if !strings.HasPrefix(string(gomod), "module github.com/acme/orders\n") || !strings.Contains(string(gomod), "github.com/google/uuid v1.6.0") {
+		t.Errorf("go.mod lost the user's module line or requirement:\n%s", gomod)
 	}
-	if !strings.Contains(stdout, "keep      "+filepath.ToSlash(routes)) || !strings.Contains(stdout, "overwrite ") {
-		t.Errorf("stdout:\n%s", stdout)
-	}
-	cfg, _ := os.ReadFile(filepath.Join(dir, "internal/config/config.go"))
-	if !strings.Contains(string(cfg), "30 * time.Second") {
-		t.Errorf("config.go not regenerated with the new drain")
+
+	code, _, stderr = gsgen(t, "new", dir, "--yes", "--force", "--module", "github.com/acme/orders", "--http-shutdown", "30s", "--grace", "70s")
+	if code != exitBadInput || !strings.Contains(stderr, "it is a service gsgen generated: change it with gsgen regen") {
+		t.Errorf("over a service: exit %d, stderr %s", code, stderr)
 	}
 }
 
@@ -148,5 +170,35 @@ func TestAllowRequeueWarns(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "gsgen: warning: timeouts.task_timeout: asynq task timeout 30s is longer than asynq ShutdownTimeout 25s") {
 		t.Errorf("no warning on stderr: %q", stderr)
+	}
+}
+
+// The printed cd line and command line are shell words: pasted into sh,
+// they give back DIR and the answers exactly, whatever DIR holds.
+func TestPrintedCommandsAreShellQuoted(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "it's $(touch pwned) \"x\"", "orders")
+	code, stdout, stderr := gsgen(t, "new", dir, "--yes", "--module", "example.com/orders")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	words := func(line string) []string {
+		out, err := exec.Command("sh", "-c", `printf '%s\0' `+line).Output()
+		if err != nil {
+			t.Fatalf("sh: %v", err)
+		}
+		return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	}
+	_, cd, _ := strings.Cut(stdout, "Next steps:\n  ")
+	cd, _, _ = strings.Cut(cd, "\n")
+	if got := words(cd); len(got) != 2 || got[0] != "cd" || got[1] != dir {
+		t.Errorf("cd line %q reads as %q", cd, got)
+	}
+	_, line, _ := strings.Cut(stdout, "Same service without questions:\n  ")
+	line, _, _ = strings.Cut(line, "\n")
+	if got, want := words(line), []string{"gsgen", "new", dir, "--yes"}; !slices.Equal(got, want) {
+		t.Errorf("printed command reads as %q, want %q", got, want)
+	}
+	if _, err := os.Stat("pwned"); err == nil {
+		t.Error("the printed line ran a command")
 	}
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -28,16 +26,19 @@ collide and a value that would fit.`,
   gsgen plan -f gsgen.yaml --grace 45s`,
 		Args: argsBetween(0, 1, "at most one DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var a generator.Answers
+			var err error
 			if len(args) == 1 {
-				if flags.file != "" {
+				if flags.fromFile(cmd.Flags()) {
 					return usageError{errors.New("plan takes DIR or -f FILE, not both")}
 				}
-				flags.file = filepath.Join(args[0], "gsgen.yaml")
-				if _, err := os.Stat(flags.file); err != nil {
-					return &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml", args[0]), Fix: "give the directory of a service gsgen generated, or -f FILE"}
+				if a, err = serviceAnswers(args[0]); err != nil {
+					return err
 				}
+				a, _, err = flags.over(cmd.Flags(), a)
+			} else {
+				a, _, err = flags.answers(cmd.Flags(), e.stdin)
 			}
-			a, _, err := flags.answers(cmd.Flags())
 			if err != nil {
 				return err
 			}
@@ -61,7 +62,7 @@ collide and a value that would fit.`,
 			if m.Pool.Default > 0 {
 				fmt.Fprintf(e.stdout, "\nPostgreSQL pool (DATABASE_MAX_CONNS): %d by default, at least %d\n  %s\n", m.Pool.Default, m.Pool.Min, m.Pool)
 			}
-			printWarnings(e, m.Ladder)
+			printWarnings(e, m)
 			fmt.Fprintln(e.stdout, "\nladder: ok")
 			return nil
 		},
@@ -70,13 +71,27 @@ collide and a value that would fit.`,
 	return cmd
 }
 
+// serviceAnswers reads the gsgen.yaml of the service in dir.
+func serviceAnswers(dir string) (generator.Answers, error) {
+	d, err := generator.OpenServiceDir(dir, true, nil)
+	if err != nil {
+		return generator.Answers{}, err
+	}
+	defer d.Close()
+	if !d.Exists() {
+		return generator.Answers{}, &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s does not exist", dir), Fix: "give the directory of a service gsgen generated, or -f FILE"}
+	}
+	return d.ReadAnswers()
+}
+
 func printBudget(e *env, l generator.Ladder) {
 	fmt.Fprintf(e.stdout, "Shutdown budget\n\n%s\nTimeline (from the start of preStop)\n\n%s", l.Table(), l.Timeline(60))
 }
 
-// printWarnings writes each allowed excess of the ladder to stderr.
-func printWarnings(e *env, l generator.Ladder) {
-	for _, w := range l.Warnings() {
+// printWarnings writes to stderr what the answers allow at a cost: an
+// allowed excess of the ladder, a cleaner no index helps.
+func printWarnings(e *env, m *generator.Model) {
+	for _, w := range m.Warnings() {
 		fmt.Fprintln(e.stderr, "gsgen: warning:", w)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -294,13 +295,45 @@ func TestPromptsCtrlCInATerminal(t *testing.T) {
 			term.send(t, "\x03")
 			err := cmd.Wait()
 			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != 130 { // 128 + SIGINT, as shells report it
+			if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
 				t.Errorf("exit: %v, want code 130; screen:\n%q", err, term.screen())
 			}
 			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("%s was written", dir)
 			}
 		})
+	}
+}
+
+// A terminating signal at a prompt (kill, the terminal going away, SIGINT
+// from outside) stops gsgen with exit 128+signal and nothing written, in
+// both kinds of prompt, however many times it is sent: bubbletea used to
+// take SIGTERM for "submit", so repeated SIGTERMs confirmed the service.
+func TestPromptsSignalsInATerminal(t *testing.T) {
+	for _, c := range []struct{ term, prompt string }{
+		{"xterm-256color", "Service name"},
+		{"dumb", "Service name [orders]:"},
+	} {
+		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
+			t.Run("TERM="+c.term+"/"+sig.String(), func(t *testing.T) {
+				dir := filepath.Join(t.TempDir(), "orders")
+				cmd := exec.Command(os.Args[0], "new", dir)
+				cmd.Env = append(os.Environ(), runMainEnv+"=1", "TERM="+c.term, "ACCESSIBLE=")
+				term := startInTerminal(t, cmd)
+				term.waitFor(t, c.prompt)
+				for range 3 {
+					cmd.Process.Signal(sig)
+				}
+				err := cmd.Wait()
+				var exit *exec.ExitError
+				if !errors.As(err, &exit) || exit.ExitCode() != 128+int(sig) {
+					t.Errorf("exit: %v, want code %d; screen:\n%q", err, 128+int(sig), term.screen())
+				}
+				if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s was written", dir)
+				}
+			})
+		}
 	}
 }
 

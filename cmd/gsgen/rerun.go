@@ -30,7 +30,14 @@ func addRerunFlags(cmd *cobra.Command) *rerunFlags {
 // rerun reads the service, lets edit change its answers, regenerates and
 // writes (or, with --dry-run, shows) the changes.
 func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
-	svc, err := generator.ReadService(f.dir)
+	// The lock is held for the whole read-modify-write: a second run waits,
+	// then reads what this one wrote.
+	d, err := generator.OpenServiceDir(f.dir, f.dryRun, e.say)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	svc, err := d.ReadService()
 	if err != nil {
 		return err
 	}
@@ -38,7 +45,7 @@ func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
 	if err := edit(&a); err != nil {
 		return err
 	}
-	_, changes, err := svc.Regenerate(a.WithDefaults(), f.force)
+	m, changes, err := svc.Regenerate(a.WithDefaults(), f.force)
 	var edited *generator.HandEditError
 	if errors.As(err, &edited) {
 		fmt.Fprint(e.stdout, edited.Diffs)
@@ -46,17 +53,14 @@ func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
 	if err != nil {
 		return err
 	}
+	printWarnings(e, m)
 	if f.dryRun {
-		diff, err := changes.Diff(f.dir)
-		if err != nil {
-			return err
-		}
-		fmt.Fprint(e.stdout, diff)
+		fmt.Fprint(e.stdout, changes.Diff())
 		fmt.Fprintf(e.stdout, "dry run: nothing written to %s\n", f.dir)
 		return nil
 	}
-	if err := changes.Apply(f.dir); err != nil {
-		return fmt.Errorf("writing %s (nothing was changed): %w", f.dir, err)
+	if err := d.Apply(changes); err != nil {
+		return err
 	}
 	for _, c := range changes {
 		if c.Action != generator.Identical && c.Action != generator.Keep {
@@ -175,7 +179,7 @@ func (f *instanceFlags) instance(fs *pflag.FlagSet, c generator.Component, name 
 			Retention: generator.Duration(f.retention), Interval: generator.Duration(f.every), BatchSize: f.batch}, nil
 	}
 	if name != "" {
-		return nil, usageError{fmt.Errorf("%s has no named instances: leave out %q", c, name)}
+		return nil, usageError{fmt.Errorf("%s has no named instances: leave out %s", generator.Quote(string(c)), generator.Quote(name))}
 	}
 	return nil, nil
 }

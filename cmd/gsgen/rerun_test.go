@@ -197,3 +197,21 @@ func TestRemoveLeavesUserFilesAndRegenRespectsDeletions(t *testing.T) {
 		t.Errorf("a deleted user file came back or was not reported: %v\n%s", err, out)
 	}
 }
+
+// An HTTP service gets a cleaner on a table of the user's: PostgreSQL
+// arrives with the cleaner alone (dependency set pgx, which had no stored
+// go.mod), and the new go.mod requires pgx.
+func TestAddCleanerToAnHTTPService(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop")
+	writeFile(t, filepath.Join(dir, "db/migrations/0100_orders.sql"), "-- +goose Up\nCREATE TABLE orders (\n    id bigint PRIMARY KEY,\n    created_at timestamptz NOT NULL\n);\n")
+	code, _, stderr := gsgen(t, "add", "cleaner", "old-orders", "--table", "orders", "--dir", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "no index of orders begins with created_at") {
+		t.Errorf("no warning about the missing index: %q", stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.Contains(string(b), "github.com/jackc/pgx/v5") {
+		t.Errorf("go.mod does not require pgx:\n%s", b)
+	}
+}

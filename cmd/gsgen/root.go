@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,9 +19,14 @@ const (
 	exitFailure  = 1 // anything unexpected: I/O, a template bug
 	exitFindings = 1 // gsgen vet found something (like go vet)
 	exitBadInput = 2 // usage, validation, ladder, target directory, packages vet cannot load
-	// Ctrl+C at a prompt, before anything is written: 128 + SIGINT, as shells report it.
+	// Ctrl+C at a prompt, before anything is written: 128 + SIGINT, as shells
+	// report it. Other signals at a prompt exit 128 + their number.
 	exitInterrupted = 130
 )
+
+// say tells the user, on stderr, what gsgen does besides the command: that
+// it waits for another run, or finished a write an interrupted run left.
+func (e *env) say(msg string) { fmt.Fprintln(e.stderr, "gsgen:", msg) }
 
 // usageError is a command line that cannot be run as given.
 type usageError struct{ error }
@@ -36,13 +42,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, interactive: isTerminal(stdin)}
 	root := newRootCmd(e)
 	root.SetArgs(args)
+	root.DisableSuggestions = true // unknownCommand suggests, on the same line
 	err := root.Execute()
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "gsgen:", err)
-	if errors.Is(err, prompt.ErrAborted) {
-		return exitInterrupted
+	if unknownCommand(root, args) {
+		err = usageError{fmt.Errorf("unknown command %s; %s", generator.Quote(args[0]), suggest(root, args[0]))}
+	}
+	fmt.Fprintln(stderr, "gsgen:", shortenEchoes(err.Error(), args))
+	var interrupted *prompt.Interrupted
+	if errors.As(err, &interrupted) {
+		return interrupted.ExitCode()
 	}
 	if errors.As(err, new(findingsError)) {
 		return exitFindings
@@ -53,6 +64,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	return exitFailure
+}
+
+// suggest names the commands close to an unknown one.
+func suggest(root *cobra.Command, name string) string {
+	root.SuggestionsMinimumDistance = 2
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		return "did you mean " + strings.Join(s, " or ") + "? See gsgen --help"
+	}
+	return "see gsgen --help"
+}
+
+// unknownCommand reports whether args name no command: cobra says so with
+// a plain error, which is a usage error all the same. (Asked after Execute,
+// which adds the help and completion commands.)
+func unknownCommand(root *cobra.Command, args []string) bool {
+	_, _, err := root.Find(args)
+	return err != nil
 }
 
 func newRootCmd(e *env) *cobra.Command {
@@ -72,7 +100,7 @@ in the right order, with Kubernetes timeouts that agree with the Go code.`,
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{shortFlagError(err)} })
 	root.AddCommand(newNewCmd(e), newAddCmd(e), newRegenCmd(e), newRemoveCmd(e), newPlanCmd(e), newTimelineCmd(e), newVetCmd(e), newVersionCmd(e))
 	return root
 }

@@ -42,7 +42,13 @@ cannot be read, or --dir has no gsgen.yaml.`,
 		Args: argsBetween(0, 1, "at most one LOGFILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The budget first: a wrong --dir should not wait for a log on stdin.
-			svc, err := generator.ReadService(dir)
+			// Read only, as a dry run: the lock waits out a run in progress.
+			d, err := generator.OpenServiceDir(dir, true, e.say)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			svc, err := d.ReadService()
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -100,52 +99,5 @@ func TestVetGoldenServicesAreClean(t *testing.T) {
 				t.Errorf("gsgen %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
 			}
 		})
-	}
-}
-
-// Every combination of components that gsgen accepts, with each asynq mode
-// beside HTTP, generates a service gsgen vet finds clean, manifests included.
-func TestVetEveryCombination(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates and loads every combination of components")
-	}
-	components := []string{"http", "outbox", "asynq", "kafka", "cleaner"}
-	for mask := 1; mask < 1<<len(components); mask++ {
-		var chosen []string
-		for i, c := range components {
-			if mask&(1<<i) != 0 {
-				chosen = append(chosen, c)
-			}
-		}
-		has := func(c string) bool { return slices.Contains(chosen, c) }
-		modes := []string{""}
-		if has("http") && has("asynq") {
-			modes = []string{"inprocess", "dedicated"}
-		}
-		for _, mode := range modes {
-			name := strings.Join(append(chosen, mode), "-")
-			t.Run(strings.TrimSuffix(name, "-"), func(t *testing.T) {
-				t.Parallel() // each waits mostly on go list
-				dir := filepath.Join(t.TempDir(), "orders")
-				args := []string{"new", dir, "--components", strings.Join(chosen, ","), "--yes"}
-				if mode != "" {
-					args = append(args, "--asynq-mode", mode)
-				}
-				code, _, stderr := gsgen(t, args...)
-				if has("cleaner") && !has("outbox") && !has("kafka") {
-					if code != exitBadInput {
-						t.Errorf("a cleaner without a table to clean: exit %d, want %d", code, exitBadInput)
-					}
-					return
-				}
-				if code != exitOK {
-					t.Fatalf("gsgen %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
-				}
-				vetArgs := []string{"vet", "--dir", dir, "--manifests", filepath.Join(dir, "deploy")}
-				if code, stdout, stderr := gsgen(t, vetArgs...); code != exitOK {
-					t.Errorf("gsgen %s: exit %d\n%s%s", strings.Join(vetArgs, " "), code, stdout, stderr)
-				}
-			})
-		}
 	}
 }

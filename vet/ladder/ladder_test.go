@@ -107,7 +107,7 @@ func TestManifests(t *testing.T) {
 		{
 			name: "grace left out: Kubernetes' 30s", service: "../../golden/http", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:      terminationGracePeriodSeconds: 60\n", ""},
-			want: []want{{"deployment.yaml", "  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: orders\n        app.kubernetes.io/component: server\n    spec:", vet.LadderRule,
+			want: []want{{"deployment.yaml", "        prometheus.io/path: /metrics\n    spec:", vet.LadderRule,
 				"terminationGracePeriodSeconds is not set, so Kubernetes gives Deployment orders 30s: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten http_shutdown to 14s"}},
 		},
 		{

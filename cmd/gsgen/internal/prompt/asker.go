@@ -44,8 +44,5 @@ type Option struct {
 	Value, Desc string
 }
 
-// ErrAborted is Ctrl+C at a prompt. Nothing has been written by then.
-var ErrAborted = errors.New("interrupted at a prompt: nothing written")
-
 // ErrDeclined is "no" at the final confirmation.
 var ErrDeclined = errors.New("not confirmed: nothing written")

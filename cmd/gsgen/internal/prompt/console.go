@@ -4,36 +4,45 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 
 	"github.com/gsgen-dev/gsgen/generator"
 )
 
 // Console asks with huh, one small form per question, so each question can
-// depend on the answers before it.
+// depend on the answers before it. From its creation to Close, a
+// terminating signal stops the questions instead of ending gsgen, so that
+// gsgen can say so and exit 128+signal, having written nothing.
 type Console struct {
-	in    io.Reader
-	out   io.Writer
-	lines *Lines // accessible mode only
+	in      io.Reader
+	out     io.Writer
+	lines   *Lines // accessible mode only
+	signals *signals
 }
 
 // NewTerminal asks with interactive forms on a terminal: arrow keys, live
 // validation, Ctrl+C to abort.
 func NewTerminal(in io.Reader, out io.Writer) *Console {
-	return &Console{in: in, out: out}
+	return &Console{in: in, out: out, signals: watchSignals()}
 }
 
 // NewAccessible asks with plain numbered prompts, one answer per line of in:
 // usable with a screen reader and on a dumb terminal, and drivable from a
-// script. When in ends before the last answer, the question being asked
-// fails with an *generator.InputError instead of taking its default.
+// script. When in ends before the last answer, or has a line it cannot take
+// (too long, not UTF-8, a read error), the question being asked fails with
+// an *generator.InputError instead of taking its default.
 func NewAccessible(in io.Reader, out io.Writer) *Console {
 	lines := NewLines(in)
-	return &Console{in: lines, out: out, lines: lines}
+	return &Console{in: lines, out: out, lines: lines, signals: watchSignals()}
+}
+
+// Close ends the questions. It returns an *Interrupted when a signal came
+// after the last one: the answers must not be written then either.
+func (c *Console) Close() error {
+	return c.signals.stop()
 }
 
 func (c *Console) accessible() bool { return c.lines != nil }
@@ -140,6 +149,9 @@ func (c *Console) title(title, def string) string {
 // first, because huh's accessible prompts print the title, not the
 // description.
 func (c *Console) run(field huh.Field, title, help string) error {
+	if err := c.signals.caught(); err != nil {
+		return err
+	}
 	form := huh.NewForm(huh.NewGroup(field)).WithInput(c.in).WithOutput(c.out)
 	if c.accessible() {
 		if help != "" {
@@ -148,11 +160,17 @@ func (c *Console) run(field huh.Field, title, help string) error {
 		form = form.WithAccessible(true).WithTheme(huh.ThemeBase())
 	}
 	err := c.runForm(form)
+	if serr := c.signals.caught(); serr != nil {
+		return serr // whatever the form made of it, a signal stops the questions
+	}
 	switch {
 	case errors.Is(err, huh.ErrUserAborted):
 		return ErrAborted
 	case err != nil:
 		return err
+	case c.accessible() && c.lines.Err() != nil:
+		return &generator.InputError{Field: "stdin", Msg: fmt.Sprintf("%v, at %q: nothing written", c.lines.Err(), title),
+			Fix: "give one answer per line, each a short line of text"}
 	case c.accessible() && c.lines.Ended():
 		return &generator.InputError{Field: "stdin", Msg: fmt.Sprintf("input ended at %q, before every answer was given: nothing written", title),
 			Fix: "give one answer per line (an empty line keeps the default), or pass --yes, flags or -f gsgen.yaml"}
@@ -160,24 +178,23 @@ func (c *Console) run(field huh.Field, title, help string) error {
 	return nil
 }
 
-// runForm runs form. A terminal form reads Ctrl+C as a key and returns
-// huh.ErrUserAborted. An accessible prompt reads whole lines, so on a
-// terminal Ctrl+C arrives as SIGINT instead; it ends the prompt the same way.
-// The prompt's read is then left blocked, which is fine: gsgen exits next.
+// runForm runs form until it is answered or a signal comes. A terminal form
+// reads Ctrl+C as a key and returns huh.ErrUserAborted; bubbletea's own
+// signal handler is off, because it turns SIGTERM into "submit": the form is
+// stopped through its context instead. An accessible prompt reads whole
+// lines and cannot be stopped: its read is left blocked, which is fine, as
+// gsgen exits next.
 func (c *Console) runForm(form *huh.Form) error {
 	if !c.accessible() {
-		return form.Run()
+		return form.WithProgramOptions(tea.WithoutSignalHandler()).RunWithContext(c.signals.ctx)
 	}
-	interrupt := make(chan os.Signal, 1)
-	signal.Notify(interrupt, os.Interrupt)
-	defer signal.Stop(interrupt)
 	done := make(chan error, 1)
 	go func() { done <- form.Run() }()
 	select {
 	case err := <-done:
 		return err
-	case <-interrupt:
-		return huh.ErrUserAborted
+	case <-c.signals.ctx.Done():
+		return nil
 	}
 }
 

@@ -433,9 +433,9 @@ func parseDuration(s string, into *generator.Duration) error {
 	d, err := time.ParseDuration(s)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%q is not a duration; write it in Go syntax, e.g. 25s, 1m30s or 500ms", s)
+		return fmt.Errorf("%s is not a duration; write it in Go syntax, e.g. 25s, 1m30s or 500ms", generator.Quote(s))
 	case d <= 0:
-		return fmt.Errorf("%s must be positive", s)
+		return fmt.Errorf("%s must be positive", generator.Shorten(s))
 	}
 	*into = generator.Duration(d)
 	return nil
@@ -445,7 +445,7 @@ func parseCount(s string, into *int) error {
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%q is not a whole number", s)
+		return fmt.Errorf("%s is not a whole number", generator.Quote(s))
 	case n <= 0:
 		return fmt.Errorf("%d must be positive", n)
 	}

@@ -2,9 +2,11 @@ package prompt
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/gsgen-dev/gsgen/generator"
 )
@@ -12,7 +14,7 @@ import (
 // Each prompt makes its own scanner on Lines: every scanner must get exactly
 // one line, however long, and only a scanner past the last line sees the end.
 func TestLinesOneLinePerScanner(t *testing.T) {
-	long := strings.Repeat("x", 10000) // longer than a scanner's first buffer
+	long := strings.Repeat("x", MaxLine-1) // with its "\r\n", longer than a scanner's first buffer
 	l := NewLines(strings.NewReader("first\n" + long + "\r\nlast"))
 	for _, want := range []string{"first", long, "last"} {
 		s := bufio.NewScanner(l)
@@ -29,6 +31,34 @@ func TestLinesOneLinePerScanner(t *testing.T) {
 	}
 	if n, err := l.Read(make([]byte, 8)); n != 0 || err != io.EOF {
 		t.Errorf("Read after the end = %d, %v", n, err)
+	}
+}
+
+// A line Lines cannot hand on whole ends the input there, with the reason:
+// huh would otherwise meet the end of its scanner and take every default.
+func TestLinesStopsAtALineItCannotHandOn(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   io.Reader
+		want string
+	}{
+		{"too long", strings.NewReader("ok\n" + strings.Repeat("x", MaxLine+1) + "\nnever read\n"), "line 2 is longer than 4096 bytes"},
+		{"64 KiB", strings.NewReader(strings.Repeat("x", 64<<10+1)), "line 1 is longer than 4096 bytes"},
+		{"not UTF-8", strings.NewReader("ok\nbad \xff\xfe\n"), "line 2 is not valid UTF-8"},
+		{"read error", io.MultiReader(strings.NewReader("ok\n"), iotest.ErrReader(errors.New("input/output error"))), "reading line 2 failed: input/output error"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := NewLines(c.in)
+			if s := bufio.NewScanner(l); !s.Scan() && c.name != "64 KiB" {
+				t.Fatalf("first line: %v", s.Err())
+			}
+			for range 2 {
+				bufio.NewScanner(l).Scan()
+			}
+			if !l.Ended() || l.Err() == nil || l.Err().Error() != c.want {
+				t.Errorf("Ended %v, Err %v, want %q", l.Ended(), l.Err(), c.want)
+			}
+		})
 	}
 }
 

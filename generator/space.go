@@ -1,0 +1,74 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+)
+
+// userTableSQL is a migration of the user's own, so that a cleaner can
+// exist without gsgen's tables: the space includes services whose only
+// PostgreSQL is such a cleaner.
+var userTableSQL = map[string][]byte{"db/migrations/0100_orders.sql": []byte(
+	"-- +goose Up\nCREATE TABLE orders (\n    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n    created_at timestamptz NOT NULL DEFAULT now()\n);\nCREATE INDEX orders_created_at_idx ON orders (created_at);\n\n-- +goose Down\nDROP TABLE orders;\n")}
+
+// AcceptedService is one point of the space of services validation accepts.
+type AcceptedService struct {
+	Answers Answers           // defaults applied
+	UserSQL map[string][]byte // SQL of the user's own beside gsgen's, by path
+}
+
+// AcceptedSpace enumerates every service shape validation accepts: each
+// non-empty set of components, each asynq mode, and with cleaner both
+// gsgen's default cleaner (when outbox or kafka bring a table) and a cleaner
+// on a table of the user's. Each is named by its shape, e.g. s-hoakc-d-u.
+// gsgen's tests generate, build and vet every one of them; an error is a
+// point that validation refuses, a bug in gsgen.
+func AcceptedSpace() ([]AcceptedService, error) {
+	var out []AcceptedService
+	for set := 1; set < 1<<len(AllComponents); set++ {
+		var comps []string
+		code := ""
+		for i, c := range AllComponents {
+			if set&(1<<i) != 0 {
+				comps = append(comps, string(c))
+				code += string(c)[:1]
+			}
+		}
+		modes := []string{""}
+		if slices.Contains(comps, "asynq") {
+			modes = []string{"inprocess", "dedicated"}
+		}
+		cleaners := []string{""}
+		if slices.Contains(comps, "cleaner") {
+			cleaners = []string{"user"}
+			if slices.Contains(comps, "outbox") || slices.Contains(comps, "kafka") {
+				cleaners = append(cleaners, "gsgen")
+			}
+		}
+		for _, mode := range modes {
+			for _, cl := range cleaners {
+				name := "s-" + code
+				if mode != "" {
+					name += "-" + mode[:1]
+				}
+				a := Answers{Name: name, Components: comps, Asynq: AsynqAnswers{Mode: mode}}
+				var userSQL map[string][]byte
+				if cl != "" {
+					name += "-" + cl[:1]
+					a.Name = name
+				}
+				if cl == "user" {
+					userSQL = userTableSQL
+					a.Cleaners = []CleanerAnswers{{Name: "old-orders", Table: "orders", Column: "created_at"}}
+				}
+				a.Module = "example.com/" + name
+				a = a.WithDefaults()
+				if _, err := newModel(a, userSQL); err != nil {
+					return nil, fmt.Errorf("%s is refused: %w", name, err)
+				}
+				out = append(out, AcceptedService{a, userSQL})
+			}
+		}
+	}
+	return out, nil
+}
