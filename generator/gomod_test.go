@@ -20,10 +20,10 @@ func TestEveryDependencySetIsStored(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, err := buildGoMod(m); err != nil {
-			t.Errorf("%s: %v", s.Answers.Name, err)
+			t.Errorf("%s: %v", s.Shape, err)
 		}
 		if _, err := buildGoSum(m); err != nil {
-			t.Errorf("%s: %v", s.Answers.Name, err)
+			t.Errorf("%s: %v", s.Shape, err)
 		}
 	}
 }

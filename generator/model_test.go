@@ -197,7 +197,7 @@ func TestComponentAnswersRejected(t *testing.T) {
 			a := with("kafka")
 			a.Consumers = []ConsumerAnswers{{Name: "pay", CommitTimeout: Duration(48 * time.Hour)}}
 			return a
-		}(), "kafka[0].commit_timeout", "longer than 24h"},
+		}(), "kafka[0].commit_timeout", "more than 24h"},
 		{"consumer names twice", func() Answers {
 			a := with("kafka")
 			a.Consumers = []ConsumerAnswers{{Name: "pay"}, {Name: "pay"}}
@@ -213,7 +213,7 @@ func TestComponentAnswersRejected(t *testing.T) {
 			return a
 		}(), "outbox.backoff_min", "120s is longer than outbox.backoff_max 60s"},
 		{"outbox backoff min over the default max", func() Answers { a := with("outbox"); a.Outbox.BackoffMin = Duration(90 * time.Second); return a }(), "outbox.backoff_min", "longer than outbox.backoff_max 60s"},
-		{"outbox backoff max over a day", func() Answers { a := with("outbox"); a.Outbox.BackoffMax = Duration(25 * time.Hour); return a }(), "outbox.backoff_max", "longer than 24h"},
+		{"outbox backoff max over a day", func() Answers { a := with("outbox"); a.Outbox.BackoffMax = Duration(25 * time.Hour); return a }(), "outbox.backoff_max", "more than 24h"},
 		{"cleaner alone", with("cleaner"), "cleaners", "no table to clean"},
 		{"cleaner on unknown table", func() Answers {
 			a := with("outbox", "cleaner")

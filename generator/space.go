@@ -13,6 +13,7 @@ var userTableSQL = map[string][]byte{"db/migrations/0100_orders.sql": []byte(
 
 // AcceptedService is one point of the space of services validation accepts.
 type AcceptedService struct {
+	Shape   string            // e.g. s-hoakc-d-u: the components' initials, asynq mode, cleaner's table
 	Answers Answers           // defaults applied
 	UserSQL map[string][]byte // SQL of the user's own beside gsgen's, by path
 }
@@ -20,7 +21,10 @@ type AcceptedService struct {
 // AcceptedSpace enumerates every service shape validation accepts: each
 // non-empty set of components, each asynq mode, and with cleaner both
 // gsgen's default cleaner (when outbox or kafka bring a table) and a cleaner
-// on a table of the user's. Each is named by its shape, e.g. s-hoakc-d-u.
+// on a table of the user's. Each is named by its shape, e.g. s-hoakc-d-u,
+// and all are called svc (module example.com/svc): packages that come out
+// the same in two shapes are then byte-identical, and a build cache
+// compiles them once.
 // gsgen's tests generate, build and vet every one of them; an error is a
 // point that validation refuses, a bug in gsgen.
 func AcceptedSpace() ([]AcceptedService, error) {
@@ -51,22 +55,21 @@ func AcceptedSpace() ([]AcceptedService, error) {
 				if mode != "" {
 					name += "-" + mode[:1]
 				}
-				a := Answers{Name: name, Components: comps, Asynq: AsynqAnswers{Mode: mode}}
+				a := Answers{Name: "svc", Components: comps, Asynq: AsynqAnswers{Mode: mode}}
 				var userSQL map[string][]byte
 				if cl != "" {
 					name += "-" + cl[:1]
-					a.Name = name
 				}
 				if cl == "user" {
 					userSQL = userTableSQL
 					a.Cleaners = []CleanerAnswers{{Name: "old-orders", Table: "orders", Column: "created_at"}}
 				}
-				a.Module = "example.com/" + name
+				a.Module = "example.com/svc"
 				a = a.WithDefaults()
 				if _, err := newModel(a, userSQL); err != nil {
 					return nil, fmt.Errorf("%s is refused: %w", name, err)
 				}
-				out = append(out, AcceptedService{a, userSQL})
+				out = append(out, AcceptedService{name, a, userSQL})
 			}
 		}
 	}
