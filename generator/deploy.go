@@ -27,6 +27,9 @@ type Deploy struct {
 	// The same Secrets by dependency, for their example files; nil when the
 	// service does not use it.
 	RedisSecret, PostgresSecret *SecretEnv
+	// KafkaLoginSecret names the optional Secret whose keys (KAFKA_SASL_*)
+	// become variables when Kafka wants a login; "" without Kafka.
+	KafkaLoginSecret string
 
 	RedisAddr    string   // in-cluster address of Redis; compose's service is named so
 	KafkaBrokers string   // in-cluster address of Kafka; compose's service is named so
@@ -122,13 +125,14 @@ func (m *Model) deploy() (Deploy, error) {
 		Readiness:      Probe{"/readyz", secondsOf(readinessPeriod), secondsOf(readinessTimeout), readinessFailures},
 		// The admin listener answers until the process exits, drain included,
 		// so a liveness failure means a stuck process, never a draining one.
-		Liveness:       Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), livenessFailures},
-		Config:         m.configEnv(),
-		RedisSecret:    m.redisSecret(),
-		PostgresSecret: m.postgresSecret(),
-		RedisAddr:      deployRedisAddr,
-		KafkaBrokers:   deployKafkaBrokers,
-		Topics:         m.kafkaTopics(),
+		Liveness:         Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), livenessFailures},
+		Config:           m.configEnv(),
+		RedisSecret:      m.redisSecret(),
+		PostgresSecret:   m.postgresSecret(),
+		KafkaLoginSecret: m.kafkaLoginSecret(),
+		RedisAddr:        deployRedisAddr,
+		KafkaBrokers:     deployKafkaBrokers,
+		Topics:           m.kafkaTopics(),
 	}
 	for _, s := range []*SecretEnv{d.RedisSecret, d.PostgresSecret} {
 		if s != nil {
@@ -190,6 +194,7 @@ func (m *Model) configEnv() []EnvVar {
 		env = append(env,
 			EnvVar{"REDIS_ADDR", deployRedisAddr, "not an answer: where Redis is in your cluster"},
 			EnvVar{"REDIS_DB", deployRedisDB, "not an answer: the service's default"},
+			EnvVar{"REDIS_TLS", "false", "not an answer: true when your Redis wants TLS"},
 			EnvVar{"ASYNQ_CONCURRENCY", strconv.Itoa(m.TaskServer.Concurrency), "asynq.concurrency"},
 			answer("ASYNQ_SHUTDOWN_TIMEOUT", t.AsynqShutdown, "timeouts.asynq_shutdown"),
 		)
@@ -204,7 +209,9 @@ func (m *Model) configEnv() []EnvVar {
 		env = append(env, EnvVar{"DATABASE_MAX_CONNS", strconv.Itoa(m.Pool.Default), "derived: " + m.Pool.String()})
 	}
 	if m.UsesKafka {
-		env = append(env, EnvVar{"KAFKA_BROKERS", deployKafkaBrokers, "not an answer: where Kafka is in your cluster"})
+		env = append(env,
+			EnvVar{"KAFKA_BROKERS", deployKafkaBrokers, "not an answer: where Kafka is in your cluster"},
+			EnvVar{"KAFKA_TLS", "false", "not an answer: true when your Kafka wants TLS"})
 	}
 	if r := m.Relay; r != nil {
 		env = append(env,
@@ -247,6 +254,16 @@ func (m *Model) redisSecret() *SecretEnv {
 		return nil
 	}
 	return &SecretEnv{"REDIS_PASSWORD", m.Name + "-redis", true, "CHANGE-ME"}
+}
+
+// kafkaLoginSecret is the Secret Kafka's login comes from, when it wants
+// one: the mechanism, user and password together, read whole (envFrom) and
+// optional, so a Kafka without SASL needs no Secret.
+func (m *Model) kafkaLoginSecret() string {
+	if !m.UsesKafka {
+		return ""
+	}
+	return m.Name + "-kafka"
 }
 
 // postgresSecret is where DATABASE_URL comes from: a Secret of its own, as a

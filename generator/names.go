@@ -69,6 +69,9 @@ func (m *Model) kubernetesNames() []string {
 	for _, s := range m.Deploy.Secrets {
 		names = append(names, s.Secret)
 	}
+	if k := m.Deploy.KafkaLoginSecret; k != "" {
+		names = append(names, k)
+	}
 	if w := m.Deploy.Worker; w != nil {
 		names = append(names, w.Name)
 	}

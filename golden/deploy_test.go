@@ -508,7 +508,19 @@ func configReads(t *testing.T, path string) map[string]configRead {
 			return true
 		}
 		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || !isIdent(sel.X, "e") || !readers[sel.Sel.Name] {
+		if !ok || !isIdent(sel.X, "e") {
+			return true
+		}
+		if sel.Sel.Name == "tls" {
+			// e.tls("X_TLS", "X_TLS_CA_FILE") reads X_TLS as a boolean,
+			// false by default; the CA file is optional, off when unset.
+			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				name, _ := strconv.Unquote(lit.Value)
+				out[name] = configRead{"boolean", false}
+			}
+			return true
+		}
+		if !readers[sel.Sel.Name] {
 			return true
 		}
 		lit, ok := call.Args[0].(*ast.BasicLit)
@@ -587,12 +599,34 @@ func evalConst(e ast.Expr, consts map[string]ast.Expr) (any, error) {
 	return nil, fmt.Errorf("cannot evaluate %T", e)
 }
 
-// checkPodConfig: the pods take the ConfigMap whole and each credential from
-// a key of a Secret that an example file shows.
+// checkPodConfig: the pods take the ConfigMap whole, Kafka's login (if any)
+// from an optional Secret an example file shows, and each other credential
+// from a key of a Secret that an example file shows.
 func checkPodConfig(t *testing.T, d *appsv1.Deployment, cm *corev1.ConfigMap, examples map[string]*corev1.Secret) {
 	c := onlyContainer(t, d)
-	if len(c.EnvFrom) != 1 || c.EnvFrom[0].ConfigMapRef == nil || c.EnvFrom[0].ConfigMapRef.Name != cm.Name {
-		t.Errorf("%s: envFrom %+v, want the ConfigMap %s", d.Name, c.EnvFrom, cm.Name)
+	if len(c.EnvFrom) == 0 || c.EnvFrom[0].ConfigMapRef == nil || c.EnvFrom[0].ConfigMapRef.Name != cm.Name {
+		t.Errorf("%s: envFrom %+v, want the ConfigMap %s first", d.Name, c.EnvFrom, cm.Name)
+	}
+	for _, from := range c.EnvFrom[min(1, len(c.EnvFrom)):] {
+		ref := from.SecretRef
+		if ref == nil || ref.Optional == nil || !*ref.Optional {
+			t.Errorf("%s: envFrom %+v, want only optional Secrets after the ConfigMap", d.Name, from)
+			continue
+		}
+		var example *corev1.Secret
+		for _, s := range examples {
+			if s.Name == ref.Name {
+				example = s
+			}
+		}
+		if example == nil {
+			t.Errorf("%s: envFrom the Secret %s, which no example shows", d.Name, ref.Name)
+			continue
+		}
+		keys := slices.Sorted(maps.Keys(example.StringData))
+		if want := []string{"KAFKA_SASL_MECHANISM", "KAFKA_SASL_PASSWORD", "KAFKA_SASL_USERNAME"}; !slices.Equal(keys, want) {
+			t.Errorf("%s: the example of %s holds %v, want %v", d.Name, ref.Name, keys, want)
+		}
 	}
 	for _, e := range c.Env {
 		if e.Name == "MEMORY_LIMIT" {
@@ -788,8 +822,9 @@ func TestCompose(t *testing.T) {
 				}
 			}
 			if m.UsesPostgres {
-				if _, err := os.Stat(filepath.Join(p.tree, "deploy", "compose", "apply-migrations.sh")); err != nil {
-					t.Errorf("compose mounts deploy/compose/apply-migrations.sh: %v", err)
+				mig, ok := compose.Services["migrate"]
+				if !ok || strings.Join(mig.Command, " ") != "migrate up" {
+					t.Errorf("compose has no migrate service running \"migrate up\" (got %+v)", mig)
 				}
 			}
 		})

@@ -65,8 +65,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	var redisErr atomic.Pointer[error]
 	taskCfg := tasks.Config{
 		RedisAddr:       cfg.RedisAddr,
+		RedisUsername:   cfg.RedisUsername,
 		RedisPassword:   cfg.RedisPassword,
 		RedisDB:         cfg.RedisDB,
+		RedisTLS:        cfg.RedisTLS,
 		Concurrency:     cfg.AsynqConcurrency,
 		ShutdownTimeout: cfg.AsynqShutdownTimeout,
 		HealthCheck: func(err error) {

@@ -103,8 +103,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// it is closed in step 4, once HTTP has drained.
 	taskCfg := tasks.Config{
 		RedisAddr:       cfg.RedisAddr,
+		RedisUsername:   cfg.RedisUsername,
 		RedisPassword:   cfg.RedisPassword,
 		RedisDB:         cfg.RedisDB,
+		RedisTLS:        cfg.RedisTLS,
 		Concurrency:     cfg.AsynqConcurrency,
 		ShutdownTimeout: cfg.AsynqShutdownTimeout,
 	}

@@ -7,10 +7,13 @@
 package config
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strconv"
 	"time"
 )
@@ -31,7 +34,9 @@ type Config struct {
 	// GOMEMLIMIT is set: the Go runtime has read a soft limit of its own.
 	GoMemLimitSet        bool
 	RedisAddr            string        // REDIS_ADDR: the Redis that holds asynq's queues
+	RedisUsername        string        // REDIS_USERNAME: a Redis ACL user; empty for the default user
 	RedisPassword        string        // REDIS_PASSWORD: empty if Redis has none; set it from a Secret
+	RedisTLS             *tls.Config   // REDIS_TLS, REDIS_TLS_CA_FILE: nil for a plaintext connection
 	RedisDB              int           // REDIS_DB: the Redis database number
 	AsynqConcurrency     int           // ASYNQ_CONCURRENCY: how many tasks one process runs at once
 	AsynqShutdownTimeout time.Duration // ASYNQ_SHUTDOWN_TIMEOUT: how long running tasks may take to finish at shutdown
@@ -110,7 +115,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 		LogLevel:             e.level("LOG_LEVEL", defaultLogLevel),
 		MemoryLimit:          e.bytes("MEMORY_LIMIT"),
 		RedisAddr:            e.addr("REDIS_ADDR", defaultRedisAddr),
+		RedisUsername:        e.optional("REDIS_USERNAME"),
 		RedisPassword:        e.secret("REDIS_PASSWORD"),
+		RedisTLS:             e.tls("REDIS_TLS", "REDIS_TLS_CA_FILE"),
 		RedisDB:              e.index("REDIS_DB", defaultRedisDB, 15),
 		AsynqConcurrency:     e.count("ASYNQ_CONCURRENCY", defaultAsynqConcurrency, 1000),
 		AsynqShutdownTimeout: e.duration("ASYNQ_SHUTDOWN_TIMEOUT", defaultAsynqShutdownTimeout),
@@ -328,6 +335,39 @@ func (e *env) str(key, def string) string {
 func (e *env) secret(key string) string {
 	s, _ := e.lookup(key)
 	return s
+}
+
+// optional reads a setting that is off when unset, such as a CA file.
+func (e *env) optional(key string) string {
+	s, _ := e.value(key)
+	return s
+}
+
+// tls reads whether a connection uses TLS (tlsKey, true or false) and the
+// file of the certificate authorities to trust (caKey, PEM), when not the
+// system's. nil means plaintext.
+func (e *env) tls(tlsKey, caKey string) *tls.Config {
+	ca := e.optional(caKey)
+	if !e.boolean(tlsKey, false) {
+		if ca != "" {
+			e.bad(caKey, ca, "is set but "+tlsKey+" is not true: set "+tlsKey+"=true to use TLS")
+		}
+		return nil
+	}
+	c := &tls.Config{MinVersion: tls.VersionTLS12}
+	if ca == "" {
+		return c // the system's certificate authorities
+	}
+	pem, err := os.ReadFile(ca)
+	if err != nil {
+		e.bad(caKey, ca, "cannot be read: "+err.Error())
+		return c
+	}
+	c.RootCAs = x509.NewCertPool()
+	if !c.RootCAs.AppendCertsFromPEM(pem) {
+		e.bad(caKey, ca, "holds no PEM certificate")
+	}
+	return c
 }
 
 // count reads a whole number from 1 to max.

@@ -27,6 +27,7 @@ import (
 	"example.com/orders/internal/config"
 	"example.com/orders/internal/consumer"
 	"example.com/orders/internal/httpapi"
+	"example.com/orders/internal/kafkaconn"
 	"example.com/orders/internal/metrics"
 	"example.com/orders/internal/migrate"
 	"example.com/orders/internal/outbox"
@@ -124,6 +125,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// has not started yet.
 	var wg sync.WaitGroup
 
+	// One way to reach Kafka, with the TLS and SASL of KAFKA_TLS and
+	// KAFKA_SASL_*: a Transport every writer shares, a Dialer for the readers.
+	kafkaTransport, kafkaDialer := kafkaconn.New(cfg.KafkaTLS, cfg.KafkaSASL)
+
 	// The outbox relay publishes what business code stored in outbox_event.
 	// Its writer is closed in step 4, after the relay has returned.
 	relayCfg := outbox.Config{
@@ -141,6 +146,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// from the table when /metrics is scraped.
 	m.Registry.MustRegister(outbox.NewBacklog(pool))
 	outboxWriter := outbox.NewWriter(cfg.KafkaBrokers, relayCfg)
+	outboxWriter.Transport = kafkaTransport
 	relay := outbox.NewRelay(pool, outboxWriter, relayCfg, logger)
 	wg.Add(1)
 	go relay.Run(ctx, &wg)
@@ -150,6 +156,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// message that keeps failing goes to its consumer's dead-letter topic,
 	// through one writer for them all, closed in step 4.
 	deadLetters := consumer.NewDeadLetterWriter(cfg.KafkaBrokers, cfg.CloseTimeout)
+	deadLetters.Transport = kafkaTransport
 	consumerMetrics := consumer.NewMetrics(m.Registry) // one set, labelled by consumer
 	consumers := []*consumer.Consumer{
 		consumer.New(consumer.Config{
@@ -162,6 +169,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			MaxAttempts:     cfg.OrderEventsConsumer.MaxAttempts,
 			DeadLetterTopic: cfg.OrderEventsConsumer.DeadLetterTopic,
 			CloseTimeout:    cfg.CloseTimeout,
+			Dialer:          kafkaDialer,
 			Metrics:         consumerMetrics,
 		}, consumer.NewOrderEventsHandler(pool, logger), deadLetters, logger),
 	}
@@ -197,8 +205,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// it is closed in step 4, once HTTP has drained.
 	taskCfg := tasks.Config{
 		RedisAddr:       cfg.RedisAddr,
+		RedisUsername:   cfg.RedisUsername,
 		RedisPassword:   cfg.RedisPassword,
 		RedisDB:         cfg.RedisDB,
+		RedisTLS:        cfg.RedisTLS,
 		Concurrency:     cfg.AsynqConcurrency,
 		ShutdownTimeout: cfg.AsynqShutdownTimeout,
 	}
@@ -359,6 +369,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 					sd.part("closed", "asynq client", func() error { return errors.Join(taskClient.Close(), queueMetrics.Close()) })
 				})
 				closing.Wait()
+				// The writers' shared connections: a Writer given a Transport leaves
+				// them open on Close, and nothing writes to Kafka any more.
+				kafkaTransport.CloseIdleConnections()
 				// The pool last, strictly after step 3: a loop still inside a
 				// transaction would find it closed. Close waits for connections in
 				// use, which is why a worker that overran its drain is cut off by

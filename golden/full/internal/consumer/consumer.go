@@ -127,6 +127,9 @@ type Config struct {
 	// Metrics counts the consumer's work; nil counts into a registry nobody
 	// serves (main passes the service's, shared by its consumers).
 	Metrics *Metrics
+	// Dialer connects the reader to the brokers, with the service's TLS and
+	// SASL (kafkaconn); nil is kafka-go's plaintext default.
+	Dialer *kafka.Dialer
 }
 
 const (
@@ -194,6 +197,7 @@ func New(cfg Config, h Handler, deadLetters *kafka.Writer, log *slog.Logger) *Co
 	rebalance, heartbeat := groupTimeouts(cfg.CloseTimeout)
 	reader := kafka.NewReader(kafka.ReaderConfig{
 		Brokers: cfg.Brokers,
+		Dialer:  cfg.Dialer,
 		GroupID: cfg.Group,
 		Topic:   cfg.Topic,
 		// Commit synchronously, only when Run asks (after the handler

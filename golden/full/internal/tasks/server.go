@@ -8,6 +8,7 @@
 package tasks
 
 import (
+	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"os"
@@ -20,9 +21,11 @@ import (
 // Config is what the server and the client need. main fills it from
 // internal/config, which has already checked every value.
 type Config struct {
-	RedisAddr     string // REDIS_ADDR
-	RedisPassword string // REDIS_PASSWORD
-	RedisDB       int    // REDIS_DB
+	RedisAddr     string      // REDIS_ADDR
+	RedisUsername string      // REDIS_USERNAME
+	RedisPassword string      // REDIS_PASSWORD
+	RedisDB       int         // REDIS_DB
+	RedisTLS      *tls.Config // REDIS_TLS, REDIS_TLS_CA_FILE; nil for plaintext
 
 	// Concurrency is how many tasks one process runs at the same time
 	// (ASYNQ_CONCURRENCY).
@@ -65,7 +68,7 @@ const taskCheckInterval = 100 * time.Millisecond
 
 // RedisOpt is where the server and the client find Redis.
 func RedisOpt(cfg Config) asynq.RedisClientOpt {
-	return asynq.RedisClientOpt{Addr: cfg.RedisAddr, Password: cfg.RedisPassword, DB: cfg.RedisDB}
+	return asynq.RedisClientOpt{Addr: cfg.RedisAddr, Username: cfg.RedisUsername, Password: cfg.RedisPassword, DB: cfg.RedisDB, TLSConfig: cfg.RedisTLS}
 }
 
 // NewServer returns a task server that has not started yet. It opens its own

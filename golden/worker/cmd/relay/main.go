@@ -26,6 +26,7 @@ import (
 	"example.com/relay/internal/cleaner"
 	"example.com/relay/internal/config"
 	"example.com/relay/internal/consumer"
+	"example.com/relay/internal/kafkaconn"
 	"example.com/relay/internal/metrics"
 	"example.com/relay/internal/migrate"
 	"example.com/relay/internal/outbox"
@@ -122,6 +123,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// has not started yet.
 	var wg sync.WaitGroup
 
+	// One way to reach Kafka, with the TLS and SASL of KAFKA_TLS and
+	// KAFKA_SASL_*: a Transport every writer shares, a Dialer for the readers.
+	kafkaTransport, kafkaDialer := kafkaconn.New(cfg.KafkaTLS, cfg.KafkaSASL)
+
 	// The outbox relay publishes what business code stored in outbox_event.
 	// Its writer is closed in step 4, after the relay has returned.
 	relayCfg := outbox.Config{
@@ -139,6 +144,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// from the table when /metrics is scraped.
 	m.Registry.MustRegister(outbox.NewBacklog(pool))
 	outboxWriter := outbox.NewWriter(cfg.KafkaBrokers, relayCfg)
+	outboxWriter.Transport = kafkaTransport
 	relay := outbox.NewRelay(pool, outboxWriter, relayCfg, logger)
 	wg.Add(1)
 	go relay.Run(ctx, &wg)
@@ -148,6 +154,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// message that keeps failing goes to its consumer's dead-letter topic,
 	// through one writer for them all, closed in step 4.
 	deadLetters := consumer.NewDeadLetterWriter(cfg.KafkaBrokers, cfg.CloseTimeout)
+	deadLetters.Transport = kafkaTransport
 	consumerMetrics := consumer.NewMetrics(m.Registry) // one set, labelled by consumer
 	consumers := []*consumer.Consumer{
 		consumer.New(consumer.Config{
@@ -160,6 +167,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			MaxAttempts:     cfg.OrderEventsConsumer.MaxAttempts,
 			DeadLetterTopic: cfg.OrderEventsConsumer.DeadLetterTopic,
 			CloseTimeout:    cfg.CloseTimeout,
+			Dialer:          kafkaDialer,
 			Metrics:         consumerMetrics,
 		}, consumer.NewOrderEventsHandler(pool, logger), deadLetters, logger),
 	}
@@ -275,6 +283,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 				// consumer gave up on it, and that attempt ends within CLOSE_TIMEOUT.
 				closing.Go(func() { sd.part("closed", "kafka dead-letter writer", deadLetters.Close) })
 				closing.Wait()
+				// The writers' shared connections: a Writer given a Transport leaves
+				// them open on Close, and nothing writes to Kafka any more.
+				kafkaTransport.CloseIdleConnections()
 				// The pool last, strictly after step 3: a loop still inside a
 				// transaction would find it closed. Close waits for connections in
 				// use, which is why a worker that overran its drain is cut off by

@@ -7,16 +7,22 @@
 package config
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/segmentio/kafka-go/sasl"
+	"github.com/segmentio/kafka-go/sasl/plain"
+	"github.com/segmentio/kafka-go/sasl/scram"
 )
 
 // Config is the service's configuration.
@@ -30,15 +36,20 @@ type Config struct {
 	// it); 0 when there is none. main sets the Go runtime's soft limit from it.
 	MemoryLimit int64
 	// GOMEMLIMIT is set: the Go runtime has read a soft limit of its own.
-	GoMemLimitSet           bool
-	WorkerDrainTimeout      time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
-	DatabaseURL             string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
-	DatabaseMaxConns        int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
-	KafkaBrokers            []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
-	Outbox                  Outbox        // OUTBOX_*: batch size, poll interval, batch timeout, order, attempts, backoff, message size
-	OrderEventsConsumer     Consumer      // KAFKA_ORDER_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
-	OutboxDispatchedCleaner Cleaner       // CLEANER_OUTBOX_DISPATCHED_RETENTION, CLEANER_OUTBOX_DISPATCHED_INTERVAL, CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE
-	ProcessedEventsCleaner  Cleaner       // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
+	GoMemLimitSet      bool
+	WorkerDrainTimeout time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
+	DatabaseURL        string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
+	DatabaseMaxConns   int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
+	KafkaBrokers       []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
+	// KAFKA_TLS, KAFKA_TLS_CA_FILE: nil for a plaintext connection.
+	KafkaTLS *tls.Config
+	// KAFKA_SASL_MECHANISM (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512),
+	// KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD: nil when Kafka wants no login.
+	KafkaSASL               sasl.Mechanism
+	Outbox                  Outbox   // OUTBOX_*: batch size, poll interval, batch timeout, order, attempts, backoff, message size
+	OrderEventsConsumer     Consumer // KAFKA_ORDER_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
+	OutboxDispatchedCleaner Cleaner  // CLEANER_OUTBOX_DISPATCHED_RETENTION, CLEANER_OUTBOX_DISPATCHED_INTERVAL, CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE
+	ProcessedEventsCleaner  Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
 }
 
 // Outbox is the outbox relay's configuration.
@@ -154,6 +165,8 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 		DatabaseURL:        e.databaseURL("DATABASE_URL", defaultDatabaseURL),
 		DatabaseMaxConns:   int32(e.count("DATABASE_MAX_CONNS", defaultDatabaseMaxConns, 1000)),
 		KafkaBrokers:       e.brokers("KAFKA_BROKERS", defaultKafkaBrokers),
+		KafkaTLS:           e.tls("KAFKA_TLS", "KAFKA_TLS_CA_FILE"),
+		KafkaSASL:          e.sasl("KAFKA_SASL_MECHANISM", "KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD"),
 		Outbox: Outbox{
 			BatchSize:    e.count("OUTBOX_BATCH_SIZE", defaultOutboxBatchSize, 10000),
 			PollInterval: e.duration("OUTBOX_POLL_INTERVAL", defaultOutboxPollInterval),
@@ -416,6 +429,79 @@ func (e *env) str(key, def string) string {
 		return s
 	}
 	return def
+}
+
+// secret reads a credential that may be empty (none): the one variable
+// whose empty value means something.
+func (e *env) secret(key string) string {
+	s, _ := e.lookup(key)
+	return s
+}
+
+// optional reads a setting that is off when unset, such as a CA file.
+func (e *env) optional(key string) string {
+	s, _ := e.value(key)
+	return s
+}
+
+// tls reads whether a connection uses TLS (tlsKey, true or false) and the
+// file of the certificate authorities to trust (caKey, PEM), when not the
+// system's. nil means plaintext.
+func (e *env) tls(tlsKey, caKey string) *tls.Config {
+	ca := e.optional(caKey)
+	if !e.boolean(tlsKey, false) {
+		if ca != "" {
+			e.bad(caKey, ca, "is set but "+tlsKey+" is not true: set "+tlsKey+"=true to use TLS")
+		}
+		return nil
+	}
+	c := &tls.Config{MinVersion: tls.VersionTLS12}
+	if ca == "" {
+		return c // the system's certificate authorities
+	}
+	pem, err := os.ReadFile(ca)
+	if err != nil {
+		e.bad(caKey, ca, "cannot be read: "+err.Error())
+		return c
+	}
+	c.RootCAs = x509.NewCertPool()
+	if !c.RootCAs.AppendCertsFromPEM(pem) {
+		e.bad(caKey, ca, "holds no PEM certificate")
+	}
+	return c
+}
+
+// sasl reads how the service logs in to Kafka: a mechanism (PLAIN,
+// SCRAM-SHA-256, SCRAM-SHA-512) with a user and a password, or none.
+func (e *env) sasl(mechKey, userKey, passKey string) sasl.Mechanism {
+	mech, user, pass := e.optional(mechKey), e.optional(userKey), e.secret(passKey)
+	if mech == "" {
+		if user != "" || pass != "" {
+			e.bad(mechKey, mech, "is not set, but "+userKey+" or "+passKey+" is: set it to PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512")
+		}
+		return nil
+	}
+	if user == "" || pass == "" {
+		e.bad(userKey, user, "and "+passKey+" are both needed with "+mechKey+"="+mech)
+		return nil
+	}
+	switch mech {
+	case "PLAIN":
+		return plain.Mechanism{Username: user, Password: pass}
+	case "SCRAM-SHA-256", "SCRAM-SHA-512":
+		algo := scram.SHA256
+		if mech == "SCRAM-SHA-512" {
+			algo = scram.SHA512
+		}
+		m, err := scram.Mechanism(algo, user, pass)
+		if err != nil {
+			e.bad(mechKey, mech, err.Error())
+			return nil
+		}
+		return m
+	}
+	e.bad(mechKey, mech, "not a SASL mechanism Kafka and the service share; use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512")
+	return nil
 }
 
 // databaseURL reads a PostgreSQL connection string, a URL or key=value

@@ -3,7 +3,16 @@
 package config
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"log/slog"
+	"math/big"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,5 +171,98 @@ func TestLoadRefusesADrainPastTheGracePeriod(t *testing.T) {
 	// Raising the grace period as well makes it fit.
 	if _, err := Load(lookup(map[string]string{key: "10m", "TERMINATION_GRACE_PERIOD": "11m"})); err != nil {
 		t.Errorf("%s=10m within TERMINATION_GRACE_PERIOD=11m: %v", key, err)
+	}
+}
+
+// writeCA writes a self-signed certificate authority as PEM, the kind of
+// file REDIS_TLS_CA_FILE and KAFKA_TLS_CA_FILE name.
+func writeCA(t *testing.T) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"}, NotAfter: time.Now().Add(time.Hour), IsCA: true, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TLS and logins are read together: a half-configured connection (a CA
+// without TLS, a user without a mechanism) is refused at start, naming the
+// variable, instead of connecting in plaintext or failing at the first dial.
+func TestLoadConnectionSecurity(t *testing.T) {
+	ca := writeCA(t)
+	notPEM := filepath.Join(t.TempDir(), "ca.txt")
+	if err := os.WriteFile(notPEM, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		vars    map[string]string
+		wantErr string // the variable the error names; "" when Load accepts
+		check   func(t *testing.T, c Config)
+	}{
+		{"kafka plaintext by default", nil, "", func(t *testing.T, c Config) {
+			if c.KafkaTLS != nil || c.KafkaSASL != nil {
+				t.Errorf("KafkaTLS = %v, KafkaSASL = %v, want both nil", c.KafkaTLS, c.KafkaSASL)
+			}
+		}},
+		{"kafka TLS with the system's authorities", map[string]string{"KAFKA_TLS": "true"}, "", func(t *testing.T, c Config) {
+			if c.KafkaTLS == nil || c.KafkaTLS.RootCAs != nil {
+				t.Errorf("KafkaTLS = %+v, want TLS with the system's roots", c.KafkaTLS)
+			}
+		}},
+		{"kafka TLS with a CA file", map[string]string{"KAFKA_TLS": "true", "KAFKA_TLS_CA_FILE": ca}, "", func(t *testing.T, c Config) {
+			if c.KafkaTLS == nil || c.KafkaTLS.RootCAs == nil {
+				t.Errorf("KafkaTLS = %+v, want the CA file's roots", c.KafkaTLS)
+			}
+		}},
+		{"kafka SCRAM-SHA-512", map[string]string{"KAFKA_SASL_MECHANISM": "SCRAM-SHA-512", "KAFKA_SASL_USERNAME": "orders", "KAFKA_SASL_PASSWORD": "pw"}, "", func(t *testing.T, c Config) {
+			if c.KafkaSASL == nil || c.KafkaSASL.Name() != "SCRAM-SHA-512" {
+				t.Errorf("KafkaSASL = %v, want SCRAM-SHA-512", c.KafkaSASL)
+			}
+		}},
+		{"kafka PLAIN", map[string]string{"KAFKA_SASL_MECHANISM": "PLAIN", "KAFKA_SASL_USERNAME": "orders", "KAFKA_SASL_PASSWORD": "pw"}, "", func(t *testing.T, c Config) {
+			if c.KafkaSASL == nil || c.KafkaSASL.Name() != "PLAIN" {
+				t.Errorf("KafkaSASL = %v, want PLAIN", c.KafkaSASL)
+			}
+		}},
+		{"kafka CA file without TLS", map[string]string{"KAFKA_TLS_CA_FILE": ca}, "KAFKA_TLS_CA_FILE", nil},
+		{"kafka CA file missing", map[string]string{"KAFKA_TLS": "true", "KAFKA_TLS_CA_FILE": ca + ".gone"}, "KAFKA_TLS_CA_FILE", nil},
+		{"kafka CA file not PEM", map[string]string{"KAFKA_TLS": "true", "KAFKA_TLS_CA_FILE": notPEM}, "KAFKA_TLS_CA_FILE", nil},
+		{"kafka TLS not a boolean", map[string]string{"KAFKA_TLS": "yes please"}, "KAFKA_TLS", nil},
+		{"kafka unknown mechanism", map[string]string{"KAFKA_SASL_MECHANISM": "GSSAPI", "KAFKA_SASL_USERNAME": "orders", "KAFKA_SASL_PASSWORD": "pw"}, "KAFKA_SASL_MECHANISM", nil},
+		{"kafka user without a mechanism", map[string]string{"KAFKA_SASL_USERNAME": "orders"}, "KAFKA_SASL_MECHANISM", nil},
+		{"kafka mechanism without a password", map[string]string{"KAFKA_SASL_MECHANISM": "PLAIN", "KAFKA_SASL_USERNAME": "orders"}, "KAFKA_SASL_PASSWORD", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(lookup(tc.vars))
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Load: %v", err)
+				}
+				tc.check(t, c)
+				return
+			}
+			if err == nil {
+				t.Fatalf("Load accepted %v", tc.vars)
+			}
+			if n := strings.Count(err.Error(), "\n") + 1; n != 1 {
+				t.Errorf("%d errors for one mistake, want 1:\n%v", n, err)
+			}
+			if !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("error %q does not name %s", err, tc.wantErr)
+			}
+			if strings.Contains(err.Error(), "pw") {
+				t.Errorf("error %q shows the password", err)
+			}
+		})
 	}
 }

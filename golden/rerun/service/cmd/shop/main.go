@@ -27,6 +27,7 @@ import (
 	"example.com/shop/internal/config"
 	"example.com/shop/internal/consumer"
 	"example.com/shop/internal/httpapi"
+	"example.com/shop/internal/kafkaconn"
 	"example.com/shop/internal/metrics"
 	"example.com/shop/internal/migrate"
 	"example.com/shop/internal/postgres"
@@ -123,11 +124,16 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// has not started yet.
 	var wg sync.WaitGroup
 
+	// One way to reach Kafka, with the TLS and SASL of KAFKA_TLS and
+	// KAFKA_SASL_*: a Transport every writer shares, a Dialer for the readers.
+	kafkaTransport, kafkaDialer := kafkaconn.New(cfg.KafkaTLS, cfg.KafkaSASL)
+
 	// Kafka consumers, one reader each. Run fetches, handles and commits until
 	// ctx is cancelled (step 2), finishing the message in hand first. A
 	// message that keeps failing goes to its consumer's dead-letter topic,
 	// through one writer for them all, closed in step 4.
 	deadLetters := consumer.NewDeadLetterWriter(cfg.KafkaBrokers, cfg.CloseTimeout)
+	deadLetters.Transport = kafkaTransport
 	consumerMetrics := consumer.NewMetrics(m.Registry) // one set, labelled by consumer
 	consumers := []*consumer.Consumer{
 		consumer.New(consumer.Config{
@@ -140,6 +146,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			MaxAttempts:     cfg.ProductEventsConsumer.MaxAttempts,
 			DeadLetterTopic: cfg.ProductEventsConsumer.DeadLetterTopic,
 			CloseTimeout:    cfg.CloseTimeout,
+			Dialer:          kafkaDialer,
 			Metrics:         consumerMetrics,
 		}, consumer.NewProductEventsHandler(pool, logger), deadLetters, logger),
 	}
@@ -175,8 +182,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// it is closed in step 4, once HTTP has drained.
 	taskCfg := tasks.Config{
 		RedisAddr:       cfg.RedisAddr,
+		RedisUsername:   cfg.RedisUsername,
 		RedisPassword:   cfg.RedisPassword,
 		RedisDB:         cfg.RedisDB,
+		RedisTLS:        cfg.RedisTLS,
 		Concurrency:     cfg.AsynqConcurrency,
 		ShutdownTimeout: cfg.AsynqShutdownTimeout,
 	}
@@ -334,6 +343,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 					sd.part("closed", "asynq client", func() error { return errors.Join(taskClient.Close(), queueMetrics.Close()) })
 				})
 				closing.Wait()
+				// The writers' shared connections: a Writer given a Transport leaves
+				// them open on Close, and nothing writes to Kafka any more.
+				kafkaTransport.CloseIdleConnections()
 				// The pool last, strictly after step 3: a loop still inside a
 				// transaction would find it closed. Close waits for connections in
 				// use, which is why a worker that overran its drain is cut off by

@@ -7,16 +7,22 @@
 package config
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/segmentio/kafka-go/sasl"
+	"github.com/segmentio/kafka-go/sasl/plain"
+	"github.com/segmentio/kafka-go/sasl/scram"
 )
 
 // Config is the service's configuration.
@@ -32,19 +38,26 @@ type Config struct {
 	// it); 0 when there is none. main sets the Go runtime's soft limit from it.
 	MemoryLimit int64
 	// GOMEMLIMIT is set: the Go runtime has read a soft limit of its own.
-	GoMemLimitSet          bool
-	RedisAddr              string        // REDIS_ADDR: the Redis that holds asynq's queues
-	RedisPassword          string        // REDIS_PASSWORD: empty if Redis has none; set it from a Secret
-	RedisDB                int           // REDIS_DB: the Redis database number
-	AsynqConcurrency       int           // ASYNQ_CONCURRENCY: how many tasks one process runs at once
-	AsynqShutdownTimeout   time.Duration // ASYNQ_SHUTDOWN_TIMEOUT: how long running tasks may take to finish at shutdown
-	WorkerDrainTimeout     time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
-	DatabaseURL            string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
-	DatabaseMaxConns       int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
-	KafkaBrokers           []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
-	ProductEventsConsumer  Consumer      // KAFKA_PRODUCT_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
-	ProcessedEventsCleaner Cleaner       // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
-	OldEventsCleaner       Cleaner       // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE
+	GoMemLimitSet        bool
+	RedisAddr            string        // REDIS_ADDR: the Redis that holds asynq's queues
+	RedisUsername        string        // REDIS_USERNAME: a Redis ACL user; empty for the default user
+	RedisPassword        string        // REDIS_PASSWORD: empty if Redis has none; set it from a Secret
+	RedisTLS             *tls.Config   // REDIS_TLS, REDIS_TLS_CA_FILE: nil for a plaintext connection
+	RedisDB              int           // REDIS_DB: the Redis database number
+	AsynqConcurrency     int           // ASYNQ_CONCURRENCY: how many tasks one process runs at once
+	AsynqShutdownTimeout time.Duration // ASYNQ_SHUTDOWN_TIMEOUT: how long running tasks may take to finish at shutdown
+	WorkerDrainTimeout   time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
+	DatabaseURL          string        // DATABASE_URL: PostgreSQL URL (from a Secret); never logged
+	DatabaseMaxConns     int32         // DATABASE_MAX_CONNS: size of the one pool every part shares
+	KafkaBrokers         []string      // KAFKA_BROKERS: comma-separated host:port list, shared by the outbox writer and the consumers
+	// KAFKA_TLS, KAFKA_TLS_CA_FILE: nil for a plaintext connection.
+	KafkaTLS *tls.Config
+	// KAFKA_SASL_MECHANISM (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512),
+	// KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD: nil when Kafka wants no login.
+	KafkaSASL              sasl.Mechanism
+	ProductEventsConsumer  Consumer // KAFKA_PRODUCT_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
+	ProcessedEventsCleaner Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
+	OldEventsCleaner       Cleaner  // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE
 }
 
 // Consumer is one Kafka consumer's configuration.
@@ -142,7 +155,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 		LogLevel:             e.level("LOG_LEVEL", defaultLogLevel),
 		MemoryLimit:          e.bytes("MEMORY_LIMIT"),
 		RedisAddr:            e.addr("REDIS_ADDR", defaultRedisAddr),
+		RedisUsername:        e.optional("REDIS_USERNAME"),
 		RedisPassword:        e.secret("REDIS_PASSWORD"),
+		RedisTLS:             e.tls("REDIS_TLS", "REDIS_TLS_CA_FILE"),
 		RedisDB:              e.index("REDIS_DB", defaultRedisDB, 15),
 		AsynqConcurrency:     e.count("ASYNQ_CONCURRENCY", defaultAsynqConcurrency, 1000),
 		AsynqShutdownTimeout: e.duration("ASYNQ_SHUTDOWN_TIMEOUT", defaultAsynqShutdownTimeout),
@@ -150,6 +165,8 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 		DatabaseURL:          e.databaseURL("DATABASE_URL", defaultDatabaseURL),
 		DatabaseMaxConns:     int32(e.count("DATABASE_MAX_CONNS", defaultDatabaseMaxConns, 1000)),
 		KafkaBrokers:         e.brokers("KAFKA_BROKERS", defaultKafkaBrokers),
+		KafkaTLS:             e.tls("KAFKA_TLS", "KAFKA_TLS_CA_FILE"),
+		KafkaSASL:            e.sasl("KAFKA_SASL_MECHANISM", "KAFKA_SASL_USERNAME", "KAFKA_SASL_PASSWORD"),
 		ProductEventsConsumer: Consumer{
 			Topic:           e.topic("KAFKA_PRODUCT_EVENTS_TOPIC", "products"),
 			Group:           e.str("KAFKA_PRODUCT_EVENTS_GROUP", "shop-product-events"),
@@ -398,6 +415,72 @@ func (e *env) str(key, def string) string {
 func (e *env) secret(key string) string {
 	s, _ := e.lookup(key)
 	return s
+}
+
+// optional reads a setting that is off when unset, such as a CA file.
+func (e *env) optional(key string) string {
+	s, _ := e.value(key)
+	return s
+}
+
+// tls reads whether a connection uses TLS (tlsKey, true or false) and the
+// file of the certificate authorities to trust (caKey, PEM), when not the
+// system's. nil means plaintext.
+func (e *env) tls(tlsKey, caKey string) *tls.Config {
+	ca := e.optional(caKey)
+	if !e.boolean(tlsKey, false) {
+		if ca != "" {
+			e.bad(caKey, ca, "is set but "+tlsKey+" is not true: set "+tlsKey+"=true to use TLS")
+		}
+		return nil
+	}
+	c := &tls.Config{MinVersion: tls.VersionTLS12}
+	if ca == "" {
+		return c // the system's certificate authorities
+	}
+	pem, err := os.ReadFile(ca)
+	if err != nil {
+		e.bad(caKey, ca, "cannot be read: "+err.Error())
+		return c
+	}
+	c.RootCAs = x509.NewCertPool()
+	if !c.RootCAs.AppendCertsFromPEM(pem) {
+		e.bad(caKey, ca, "holds no PEM certificate")
+	}
+	return c
+}
+
+// sasl reads how the service logs in to Kafka: a mechanism (PLAIN,
+// SCRAM-SHA-256, SCRAM-SHA-512) with a user and a password, or none.
+func (e *env) sasl(mechKey, userKey, passKey string) sasl.Mechanism {
+	mech, user, pass := e.optional(mechKey), e.optional(userKey), e.secret(passKey)
+	if mech == "" {
+		if user != "" || pass != "" {
+			e.bad(mechKey, mech, "is not set, but "+userKey+" or "+passKey+" is: set it to PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512")
+		}
+		return nil
+	}
+	if user == "" || pass == "" {
+		e.bad(userKey, user, "and "+passKey+" are both needed with "+mechKey+"="+mech)
+		return nil
+	}
+	switch mech {
+	case "PLAIN":
+		return plain.Mechanism{Username: user, Password: pass}
+	case "SCRAM-SHA-256", "SCRAM-SHA-512":
+		algo := scram.SHA256
+		if mech == "SCRAM-SHA-512" {
+			algo = scram.SHA512
+		}
+		m, err := scram.Mechanism(algo, user, pass)
+		if err != nil {
+			e.bad(mechKey, mech, err.Error())
+			return nil
+		}
+		return m
+	}
+	e.bad(mechKey, mech, "not a SASL mechanism Kafka and the service share; use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512")
+	return nil
 }
 
 // databaseURL reads a PostgreSQL connection string, a URL or key=value
