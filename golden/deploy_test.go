@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -950,6 +951,48 @@ func TestMonitoring(t *testing.T) {
 			}
 			if !slices.Equal(exprs, m.DashboardQueries()) {
 				t.Errorf("dashboard queries %q, want the model's %q", exprs, m.DashboardQueries())
+			}
+		})
+	}
+}
+
+// envKey is a variable name as config.go passes it to its readers.
+var envKey = regexp.MustCompile(`e\.[a-z]+\(((?:"[A-Z][A-Z0-9_]*",?\s*)+)`)
+
+// Every variable config.go reads is in the README's Configuration table,
+// with its name in backticks in the first column: a setting a user cannot
+// find is a setting they cannot use.
+func TestReadmeDocumentsEveryVariable(t *testing.T) {
+	for _, p := range presets(t) {
+		t.Run(p.name, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(p.tree, "internal", "config", "config.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			readme, err := os.ReadFile(filepath.Join(p.tree, "README.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows []string
+			for _, line := range strings.Split(string(readme), "\n") {
+				if strings.HasPrefix(line, "| `") {
+					first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " |")
+					rows = append(rows, first)
+				}
+			}
+			var keys []string
+			for _, m := range envKey.FindAllStringSubmatch(string(src), -1) {
+				for _, q := range regexp.MustCompile(`"([A-Z0-9_]+)"`).FindAllStringSubmatch(m[1], -1) {
+					keys = append(keys, q[1])
+				}
+			}
+			if len(keys) < 5 {
+				t.Fatalf("found only %v in config.go: has its shape changed?", keys)
+			}
+			for _, k := range keys {
+				if !slices.ContainsFunc(rows, func(r string) bool { return strings.Contains(r, "`"+k+"`") }) {
+					t.Errorf("README.md has no row for %s, which config.go reads", k)
+				}
 			}
 		})
 	}
