@@ -72,6 +72,13 @@ var mutations = []mutation{
 		to:   "if err == nil { // retry until it works",
 		pkg:  "./internal/consumer",
 	},
+	{
+		name:   "cleaner ignores retention: it deletes rows that have not expired",
+		preset: "full", file: "internal/cleaner/cleaner.go",
+		from: "before := start.Add(-c.cfg.Retention)",
+		to:   "before := start.Add(time.Hour) // every row counts as expired",
+		pkg:  "./internal/cleaner",
+	},
 }
 
 // TestMutationsFailTheServicesOwnTests applies each mutation to a copy of

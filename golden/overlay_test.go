@@ -5,40 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	// The integration overlays run against kfake, an in-process Kafka broker.
-	// Importing it here keeps its version pinned in gsgen's go.mod (kfake's own
-	// go.mod lags: it needs franz-go v1.22.3 or newer) and in the module cache.
+	// The benchmark overlays (and the generated services' own tests) run
+	// against kfake, an in-process Kafka broker. Importing it here keeps its
+	// version pinned in gsgen's go.mod (kfake's own go.mod lags: it needs
+	// franz-go v1.22.3 or newer) and in the module cache.
 	_ "github.com/twmb/franz-go/pkg/kfake"
 	"golang.org/x/mod/modfile"
 )
-
-// TestIntegration runs the integration tests of golden/testdata/integration/<preset>
-// against the generated code of golden/<preset>: it copies the service to a
-// temporary directory, lays the test files over it, adds the test-only
-// requirements (kfake) and runs `go test ./...` there. The tests reach real
-// PostgreSQL (GSGEN_TEST_POSTGRES_URL) and Redis (GSGEN_TEST_REDIS_ADDR); they
-// skip when a server is unreachable, and fail instead when CI is set.
-func TestIntegration(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration tests build generated services; skipped with -short")
-	}
-	overlays, err := filepath.Glob(filepath.Join("testdata", "integration", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(overlays) == 0 {
-		t.Skip("no integration overlays yet")
-	}
-	requires := testRequirements(t)
-	for _, overlay := range overlays {
-		name := filepath.Base(overlay)
-		t.Run(name, func(t *testing.T) {
-			dir := serviceWithOverlay(t, name, overlay, requires)
-			out := goCmd(t, dir, "test", "-count=1", "-v", "./...")
-			t.Log(out)
-		})
-	}
-}
 
 // serviceWithOverlay copies golden/<preset> to a temporary directory, lays
 // the files of overlay (test or benchmark files) over it, and adds the
