@@ -12,6 +12,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// AnswersFile is the name of the answers file in a service: the answers
+// it was generated from, which regen, add, remove and plan read.
+const AnswersFile = "gsgen.yaml"
+
 // ParseAnswersFile reads an answers file (the schema of gsgen.yaml) strictly:
 // an unknown key, a value of the wrong kind or a duration that does not parse
 // is an *InputError naming the file, the line and the key.

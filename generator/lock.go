@@ -38,7 +38,7 @@ const lockHeader = "# " + GeneratedMarker + "\n# What gsgen last wrote: owner, s
 func lockOf(files Rendered) Lock {
 	l := Lock{}
 	for _, f := range files {
-		if f.Path == "gsgen.yaml" || f.Merge != nil {
+		if f.Path == AnswersFile || f.Merge != nil {
 			continue
 		}
 		l[f.Path] = LockEntry{Owner: f.Owner, Hash: Hash(f.Content)}

@@ -64,7 +64,7 @@ func Plan(m *Model) (FilePlan, error) {
 	p = append(p,
 		PlannedFile{Path: "go.mod", Owner: OwnedByGsgen, Build: buildGoMod, NoMarker: true, Merge: mergeGoMod},
 		PlannedFile{Path: "go.sum", Owner: OwnedByGsgen, Build: buildGoSum, NoMarker: true, Merge: mergeGoSum},
-		PlannedFile{Path: "gsgen.yaml", Owner: OwnedByGsgen, Build: buildAnswersFile, NoMarker: true},
+		PlannedFile{Path: AnswersFile, Owner: OwnedByGsgen, Build: buildAnswersFile, NoMarker: true},
 		// Built in Go, not templated: JSON has no comments to hold the marker
 		// (its description says it), and the rules' {{ $labels }} would clash
 		// with text/template.

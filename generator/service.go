@@ -16,7 +16,7 @@ type Service struct {
 
 // ReadAnswers reads the service's gsgen.yaml.
 func (d *ServiceDir) ReadAnswers() (Answers, error) {
-	yaml, err := d.readAtMost("gsgen.yaml", MaxAnswersFile)
+	yaml, err := d.readAtMost(AnswersFile, MaxAnswersFile)
 	if err != nil {
 		return Answers{}, err
 	}
@@ -24,7 +24,7 @@ func (d *ServiceDir) ReadAnswers() (Answers, error) {
 		return Answers{}, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.shown),
 			Fix: "run this inside a generated service, pass --dir, or create one with gsgen new"}
 	}
-	return ParseAnswersFile(d.show("gsgen.yaml"), yaml.content)
+	return ParseAnswersFile(d.show(AnswersFile), yaml.content)
 }
 
 // ReadService reads the service in DIR.

@@ -62,7 +62,7 @@ func (d *ServiceDir) DiffNew(files Rendered, force bool) (Changes, error) {
 	}
 	isService := false
 	if !empty {
-		fi, err := d.lstat("gsgen.yaml")
+		fi, err := d.lstat(AnswersFile)
 		if err != nil {
 			return nil, err
 		}

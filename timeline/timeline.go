@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
@@ -285,7 +286,12 @@ func short(d time.Duration) string {
 	}
 	d = d.Round(p)
 	if d >= time.Second { // "65s", as gsgen plan says, not "1m5s"
-		return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+		// In integers: d.Seconds() is a float, and 4.815 prints as 4.8149999999999995.
+		s := strconv.FormatInt(int64(d/time.Second), 10)
+		if frac := d % time.Second; frac != 0 {
+			s += strings.TrimRight(fmt.Sprintf(".%09d", int64(frac)), "0")
+		}
+		return s + "s"
 	}
 	return d.String()
 }

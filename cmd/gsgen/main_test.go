@@ -585,6 +585,23 @@ func TestPlanDefaults(t *testing.T) {
 	}
 }
 
+// plan reads a service as add and regen do, its own SQL included: a cleaner
+// on a table of the user's migrations is planned, not refused as unknown.
+// Inside a service, plan with no DIR plans that service.
+func TestPlanReadsTheServiceAndItsSQL(t *testing.T) {
+	svc := userTableService(t, t.TempDir())
+	mustGsgen(t, "add", "cleaner", "old-orders", "--table", "orders", "--column", "created_at", "--dir", svc)
+	code, stdout, stderr := gsgen(t, "plan", svc)
+	if code != exitOK || !strings.Contains(stdout, "cleaner old-orders") {
+		t.Fatalf("plan DIR: exit %d, stdout lacks the old-orders cleaner:\n%s%s", code, stdout, stderr)
+	}
+	t.Chdir(svc)
+	code, here, stderr := gsgen(t, "plan")
+	if code != exitOK || here != stdout {
+		t.Errorf("plan inside the service: exit %d, output differs from plan DIR:\n%s%s", code, here, stderr)
+	}
+}
+
 func TestPlanBrokenShowsBudget(t *testing.T) {
 	code, stdout, stderr := gsgen(t, "plan", "--grace", "30s")
 	if code != exitBadInput {

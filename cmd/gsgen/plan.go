@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -18,34 +19,42 @@ func newPlanCmd(e *env) *cobra.Command {
 in the grace period; batch and task timeouts must fit in their drains) and
 print the shutdown budget as a table and a timeline.
 
-The answers come from DIR/gsgen.yaml, from -f FILE, or from the defaults, and
-flags override them. Exits 2 when the ladder breaks, naming the numbers that
+The answers come from DIR/gsgen.yaml (the current directory's when it holds
+one), from -f FILE, or from the defaults, and flags override them. Exits 2 when the ladder breaks, naming the numbers that
 collide and a value that would fit.`,
-		Example: `  gsgen plan                    # the defaults
+		Example: `  gsgen plan                    # the service here, or the defaults outside one
   gsgen plan ./orders           # a generated service
   gsgen plan -f gsgen.yaml --grace 45s`,
 		Args: argsBetween(0, 1, "at most one DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var a generator.Answers
-			var err error
+			dir := ""
 			if len(args) == 1 {
 				if flags.fromFile(cmd.Flags()) {
 					return usageError{errors.New("plan takes DIR or -f FILE, not both")}
 				}
-				if a, err = serviceAnswers(args[0]); err != nil {
+				dir = args[0]
+			} else if !flags.fromFile(cmd.Flags()) {
+				if _, err := os.Lstat(generator.AnswersFile); err == nil {
+					dir = "." // inside a service: plan it, as regen would
+				}
+			}
+			var m *generator.Model
+			var err error
+			if dir != "" {
+				m, err = serviceModel(dir, func(a generator.Answers) (generator.Answers, error) {
+					a, _, err := flags.over(cmd.Flags(), a)
+					return a, err
+				})
+			} else {
+				var a generator.Answers
+				if a, _, err = flags.answers(cmd.Flags(), e.stdin); err != nil {
 					return err
 				}
-				a, _, err = flags.over(cmd.Flags(), a)
-			} else {
-				a, _, err = flags.answers(cmd.Flags(), e.stdin)
+				if a.Name == "" {
+					a.Name = "service" // plan is about the timeouts; any valid name will do
+				}
+				m, err = generator.NewModel(a.WithDefaults())
 			}
-			if err != nil {
-				return err
-			}
-			if a.Name == "" {
-				a.Name = "service" // plan is about the timeouts; any valid name will do
-			}
-			m, err := generator.NewModel(a.WithDefaults())
 			var broken *generator.LadderError
 			switch {
 			case errors.As(err, &broken):
@@ -71,17 +80,26 @@ collide and a value that would fit.`,
 	return cmd
 }
 
-// serviceAnswers reads the gsgen.yaml of the service in dir.
-func serviceAnswers(dir string) (generator.Answers, error) {
+// serviceModel reads the service in dir, answers and SQL of its own (a
+// cleaner may name a table of the user's migrations), with override
+// applied to its answers.
+func serviceModel(dir string, override func(generator.Answers) (generator.Answers, error)) (*generator.Model, error) {
 	d, err := generator.OpenServiceDir(dir, true, nil)
 	if err != nil {
-		return generator.Answers{}, err
+		return nil, err
 	}
 	defer d.Close()
 	if !d.Exists() {
-		return generator.Answers{}, &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s does not exist", dir), Fix: "give the directory of a service gsgen generated, or -f FILE"}
+		return nil, &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s does not exist", dir), Fix: "give the directory of a service gsgen generated, or -f FILE"}
 	}
-	return d.ReadAnswers()
+	s, err := d.ReadService()
+	if err != nil {
+		return nil, err
+	}
+	if s.Answers, err = override(s.Answers); err != nil {
+		return nil, err
+	}
+	return s.Model()
 }
 
 func printBudget(e *env, l generator.Ladder) {

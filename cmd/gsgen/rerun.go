@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -150,6 +152,12 @@ func (f *instanceFlags) register(fs *pflag.FlagSet) {
 // instance builds the named instance add needs: a consumer for kafka, a
 // cleaner for cleaner, nothing for the others.
 func (f *instanceFlags) instance(fs *pflag.FlagSet, c generator.Component, name string) (any, error) {
+	if !slices.Contains(generator.AllComponents, c) {
+		// Before anything about NAME: "add consumer x" is a wrong component,
+		// not a name too many.
+		return nil, &generator.InputError{Field: "COMPONENT", Msg: "unknown component " + generator.Quote(string(c)),
+			Fix: "choose from " + strings.Join(generator.ComponentNames(), ",") + " (a Kafka consumer is: gsgen add kafka NAME)"}
+	}
 	for _, d := range []struct {
 		flag string
 		v    time.Duration
