@@ -208,7 +208,20 @@ func (l Ladder) Warnings() []string {
 func (l Ladder) fitHint(longest Drain) string {
 	hint := fmt.Sprintf("use grace %s or more", Seconds(ceilSecond(l.Worst())))
 	if fit := l.Grace - l.PreStop - l.Close - l.Margin; fit >= time.Second {
-		hint += fmt.Sprintf(", or shorten %s to %s", longest.Key, Seconds(fit))
+		// Every drain past the fit, not just the longest: drains run side by
+		// side, so shortening one of two equal ones gains nothing.
+		var over []string
+		for _, d := range l.Drains {
+			if d.D > fit {
+				over = append(over, d.Key)
+			}
+		}
+		hint += fmt.Sprintf(", or shorten %s to %s", strings.Join(over, " and "), Seconds(fit))
+	}
+	// The close budget is a number of the sum too: when it alone would make
+	// the ladder fit, say so.
+	if fit := l.Grace - l.PreStop - longest.D - l.Margin; fit >= 100*time.Millisecond && fit < l.Close {
+		hint += fmt.Sprintf(", or shorten close_budget to %s", Seconds(fit))
 	}
 	return hint
 }

@@ -106,6 +106,34 @@ func TestLadderSuggestsAFit(t *testing.T) {
 	}
 }
 
+// Drains run side by side: when two are past the fit, the hint names both
+// (shortening one gains nothing). When the close budget alone would make
+// the ladder fit, the hint says that too. Each suggestion fits.
+func TestLadderSuggestsEveryNumberThatWouldFit(t *testing.T) {
+	a := validAnswers()
+	a.Components = []string{"http", "asynq"}
+	a.Timeouts.Grace = Duration(30 * time.Second)
+	_, err := NewModel(a.WithDefaults())
+	if err == nil || !strings.Contains(err.Error(), "or shorten http_shutdown and asynq_shutdown to 14s") {
+		t.Fatalf("err = %v, want both drains named", err)
+	}
+	a.Timeouts.HTTPShutdown, a.Timeouts.AsynqShutdown, a.Timeouts.TaskTimeout = Duration(14*time.Second), Duration(14*time.Second), Duration(10*time.Second)
+	if _, err := NewModel(a.WithDefaults()); err != nil {
+		t.Errorf("the suggested 14s for both does not fit: %v", err)
+	}
+
+	a = validAnswers()
+	a.Timeouts.CloseBudget = Duration(30 * time.Second)
+	_, err = NewModel(a)
+	if err == nil || !strings.Contains(err.Error(), "or shorten http_shutdown to 15s, or shorten close_budget to 20s") {
+		t.Fatalf("err = %v, want the close budget suggested", err)
+	}
+	a.Timeouts.CloseBudget = Duration(20 * time.Second)
+	if _, err := NewModel(a); err != nil {
+		t.Errorf("the suggested close_budget 20s does not fit: %v", err)
+	}
+}
+
 func TestLadderPhases(t *testing.T) {
 	m, err := NewModel(validAnswers())
 	if err != nil {

@@ -318,7 +318,15 @@ func (e *env) checkBudget(graceKey string, b Budget, drains []drain, closeTimeou
 	// Kubernetes counts the grace period in whole seconds.
 	fix := fmt.Sprintf("use %s %s or more", graceKey, seconds((worst + time.Second - 1).Truncate(time.Second)))
 	if fit := b.Grace - b.PreStop - closeTimeout - b.Margin; longest.key != "" && fit >= time.Second {
-		fix += fmt.Sprintf(", or shorten %s to %s", longest.key, seconds(fit))
+		// Every drain past the fit: they run side by side, so shortening one
+		// of two equal ones gains nothing.
+		var over []string
+		for _, d := range drains {
+			if d.d > fit {
+				over = append(over, d.key)
+			}
+		}
+		fix += fmt.Sprintf(", or shorten %s to %s", strings.Join(over, " and "), seconds(fit))
 	}
 	e.errs = append(e.errs, fmt.Errorf("%s: %s is shorter than %sCLOSE_TIMEOUT %s + SHUTDOWN_MARGIN %s = %s; %s",
 		graceKey, seconds(b.Grace), terms, seconds(closeTimeout), seconds(b.Margin), seconds(worst), fix))
