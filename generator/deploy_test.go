@@ -11,7 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-func defaultModel(t *testing.T, a Answers) *Model {
+func defaultModel(t testing.TB, a Answers) *Model {
 	t.Helper()
 	m, err := NewModel(a.WithDefaults())
 	if err != nil {

@@ -27,14 +27,13 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	if err != nil {
 		return nil, nil, err
 	}
-	files, err := Render(m, plan)
-	if err != nil {
-		return nil, nil, err
-	}
-	if m.UsesPostgres {
-		if files, err = withSQLCOutput(files, userSQL); err != nil {
+	var files Rendered
+	if !m.UsesPostgres {
+		if files, err = Render(m, plan); err != nil {
 			return nil, nil, err
 		}
+	} else if files, err = renderBesideSQLC(m, plan, userSQL); err != nil {
+		return nil, nil, err
 	}
 	lock := lockOf(files)
 	files = append(files, RenderedFile{PlannedFile: PlannedFile{Path: LockFile, Owner: OwnedByGsgen, NoMarker: true}, Content: lock.Bytes()})
@@ -42,17 +41,46 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	return m, files, nil
 }
 
-// withSQLCOutput adds what sqlc generates from the rendered sqlc.yaml,
-// migrations and queries, and the user's own: the internal/db package, owned
-// by gsgen. sqlc marks its files itself.
-func withSQLCOutput(files Rendered, userSQL map[string][]byte) (Rendered, error) {
+// renderBesideSQLC renders sqlc's inputs first and starts sqlc on them, then
+// renders the other files while the sqlc child runs: the two take about as
+// long, and neither needs the other. It returns them all, with sqlc's.
+func renderBesideSQLC(m *Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
+	inputs, err := render(m, plan, func(f PlannedFile) bool { return isSQLCInput(f.Path) })
+	if err != nil {
+		return nil, err
+	}
+	type result struct {
+		files Rendered
+		err   error
+	}
+	sqlc := make(chan result, 1)
+	go func() {
+		files, err := sqlcOutput(inputs, userSQL)
+		sqlc <- result{files, err}
+	}()
+	rest, err := render(m, plan, func(f PlannedFile) bool { return !isSQLCInput(f.Path) })
+	out := <-sqlc // always waited for: the child never outlives the call
+	if err != nil {
+		return nil, err // a template bug, reported before what sqlc made of its inputs
+	}
+	if out.err != nil {
+		return nil, out.err
+	}
+	return slices.Concat(inputs, rest, out.files), nil
+}
+
+// sqlcOutput is what sqlc generates from the rendered sqlc.yaml, migrations
+// and queries, and the user's own: the internal/db package, owned by gsgen.
+// sqlc marks its files itself.
+func sqlcOutput(inputs Rendered, userSQL map[string][]byte) (Rendered, error) {
 	in := maps.Clone(userSQL)
 	if in == nil {
 		in = map[string][]byte{}
 	}
-	for _, f := range files {
+	for _, f := range inputs {
 		in[f.Path] = f.Content
 	}
+	var files Rendered
 	out, err := GenerateSQLC(in)
 	if err != nil {
 		if len(userSQL) > 0 {

@@ -61,9 +61,11 @@ func TestDependencySets(t *testing.T) {
 				t.Fatal(err)
 			}
 			if m.UsesPostgres {
-				if files, err = withSQLCOutput(files, s.UserSQL); err != nil {
+				db, err := sqlcOutput(files, s.UserSQL)
+				if err != nil {
 					t.Fatal(err)
 				}
+				files = append(files, db...)
 			}
 			dir := t.TempDir()
 			for _, f := range files {

@@ -6,6 +6,8 @@ import (
 	"go/format"
 	"io/fs"
 	"path"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -71,6 +73,12 @@ func templateFiles(dir string) ([]string, error) {
 
 // Render produces every planned file in memory. Nothing touches the disk.
 func Render(m *Model, plan FilePlan) (Rendered, error) {
+	return render(m, plan, func(PlannedFile) bool { return true })
+}
+
+// render produces the planned files that only accepts, in plan order; the
+// templates still see the whole plan (the user's files it lists).
+func render(m *Model, plan FilePlan, only func(PlannedFile) bool) (Rendered, error) {
 	root, err := parsed()
 	if err != nil {
 		return nil, fmt.Errorf("parsing templates: %w", err)
@@ -81,32 +89,64 @@ func Render(m *Model, plan FilePlan) (Rendered, error) {
 			userFiles = append(userFiles, f.Path)
 		}
 	}
-	out := make(Rendered, 0, len(plan))
-	for _, f := range plan {
-		var body []byte
-		if f.Build != nil {
-			body, err = f.Build(m)
-		} else {
-			var buf bytes.Buffer
-			err = root.ExecuteTemplate(&buf, f.Template, Data{Model: m, Item: f.Item, UserFiles: userFiles})
-			body = buf.Bytes()
-		}
-		if err != nil {
-			return nil, fmt.Errorf("rendering %s: %w", f.Path, err)
-		}
-		if f.Owner == OwnedByGsgen && !f.NoMarker {
-			body = addMarker(f.Path, body)
-		}
-		if f.ext() == ".go" {
-			formatted, err := format.Source(body)
-			if err != nil {
-				return nil, fmt.Errorf("formatting %s (a template bug): %w", f.Path, err)
+	plan = slices.DeleteFunc(slices.Clone(plan), func(f PlannedFile) bool { return !only(f) })
+	// Files render side by side: gofmt of each Go file is most of the work,
+	// and no file depends on another. Results keep the plan's order, and the
+	// error reported is the first in that order, so output and messages are
+	// the same bytes on every run.
+	out := make(Rendered, len(plan))
+	errs := make([]error, len(plan))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(renderWorkers, len(plan)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i], errs[i] = renderFile(root, m, plan[i], userFiles)
 			}
-			body = formatted
+		})
+	}
+	for i := range plan {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, RenderedFile{PlannedFile: f, Content: body})
 	}
 	return out, nil
+}
+
+// renderWorkers is how many files Render renders at once.
+var renderWorkers = runtime.GOMAXPROCS(0)
+
+// renderFile renders one planned file: its template or builder, the
+// generated-code marker, gofmt for Go files.
+func renderFile(root *template.Template, m *Model, f PlannedFile, userFiles []string) (RenderedFile, error) {
+	var body []byte
+	var err error
+	if f.Build != nil {
+		body, err = f.Build(m)
+	} else {
+		var buf bytes.Buffer
+		err = root.ExecuteTemplate(&buf, f.Template, Data{Model: m, Item: f.Item, UserFiles: userFiles})
+		body = buf.Bytes()
+	}
+	if err != nil {
+		return RenderedFile{}, fmt.Errorf("rendering %s: %w", f.Path, err)
+	}
+	if f.Owner == OwnedByGsgen && !f.NoMarker {
+		body = addMarker(f.Path, body)
+	}
+	if f.ext() == ".go" {
+		formatted, err := format.Source(body)
+		if err != nil {
+			return RenderedFile{}, fmt.Errorf("formatting %s (a template bug): %w", f.Path, err)
+		}
+		body = formatted
+	}
+	return RenderedFile{PlannedFile: f, Content: body}, nil
 }
 
 // addMarker puts the generated-code marker on body: first, except in sqlc
