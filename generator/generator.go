@@ -5,6 +5,7 @@
 package generator
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -41,13 +42,28 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	return m, files, nil
 }
 
-// renderBesideSQLC renders sqlc's inputs first and starts sqlc on them, then
+// renderBesideSQLC renders sqlc's inputs and what sqlc makes of them, with
+// the other files. With SQL of the user's, it starts sqlc on the inputs and
 // renders the other files while the sqlc child runs: the two take about as
-// long, and neither needs the other. It returns them all, with sqlc's.
+// long, and neither needs the other.
 func renderBesideSQLC(m *Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
 	inputs, err := render(m, plan, func(f PlannedFile) bool { return isSQLCInput(f.Path) })
 	if err != nil {
 		return nil, err
+	}
+	if len(userSQL) == 0 {
+		// Only gsgen's own SQL: its sqlc output is rendered from templates,
+		// proven byte-identical to sqlc's by TestOwnSQLCOutputIsSQLCs. No
+		// child process, and no WebAssembly parser in a build without cgo.
+		own, err := ownSQLCOutput(m, inputs)
+		if err != nil {
+			return nil, err
+		}
+		rest, err := render(m, plan, func(f PlannedFile) bool { return !isSQLCInput(f.Path) })
+		if err != nil {
+			return nil, err
+		}
+		return slices.Concat(inputs, rest, own), nil
 	}
 	type result struct {
 		files Rendered
@@ -94,4 +110,33 @@ func sqlcOutput(inputs Rendered, userSQL map[string][]byte) (Rendered, error) {
 		files = append(files, RenderedFile{PlannedFile: PlannedFile{Path: p, Owner: OwnedByGsgen, NoMarker: true}, Content: out[p]})
 	}
 	return files, nil
+}
+
+// ownSQLCOutput renders what sqlc writes for gsgen's own SQL: db.go and
+// models.go, and one <name>.sql.go for each db/queries/<name>.sql among
+// inputs, from templates/sqlc.
+func ownSQLCOutput(m *Model, inputs Rendered) (Rendered, error) {
+	root, err := parsed()
+	if err != nil {
+		return nil, err
+	}
+	outputs := []string{"db.go", "models.go"}
+	for _, f := range inputs {
+		if name, ok := strings.CutPrefix(f.Path, "db/queries/"); ok {
+			outputs = append(outputs, strings.TrimSuffix(name, ".sql")+".sql.go")
+		}
+	}
+	var out Rendered
+	for _, name := range outputs {
+		f := PlannedFile{Path: "internal/db/" + name, Template: "sqlc/internal/db/" + name + ".tmpl", Owner: OwnedByGsgen, NoMarker: true}
+		if root.Lookup(f.Template) == nil {
+			return nil, fmt.Errorf("no template renders sqlc's %s (for %s)", f.Path, name)
+		}
+		r, err := renderFile(root, m, f, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }

@@ -44,6 +44,11 @@ var parsed = sync.OnceValues(func() (*template.Template, error) {
 		"goDuration": GoDuration,
 		"goStrings":  GoStrings,
 		"seconds":    Seconds,
+		"lowerFirst": lowerFirst,
+		"byQueryName": func(cs []CleanerJob) []CleanerJob {
+			// sqlc writes a file's queries sorted by name.
+			return slices.SortedFunc(slices.Values(cs), func(a, b CleanerJob) int { return strings.Compare(a.QueryName, b.QueryName) })
+		},
 	})
 	err := fs.WalkDir(templates.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".tmpl") {
@@ -198,4 +203,13 @@ func GoStrings(ss []string) string {
 		quoted[i] = strconv.Quote(s)
 	}
 	return strings.Join(quoted, ", ")
+}
+
+// lowerFirst is s with its first letter in lower case, as sqlc names the
+// constant that holds a query's text.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }

@@ -12,5 +12,5 @@ import "embed"
 
 // FS holds every template.
 //
-//go:embed all:base all:http all:postgres all:kafka-client all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:gomod all:partials
+//go:embed all:base all:http all:postgres all:kafka-client all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:gomod all:partials all:sqlc
 var FS embed.FS
