@@ -340,6 +340,9 @@ func testInsert(table, column string) string {
 // schema reads the tables of the service: gsgen's own migrations, for the
 // components it has, then the user's.
 func (m *Model) schema() (Schema, error) {
+	if len(m.userSQL) == 0 {
+		return ownSchema(m.Components)
+	}
 	own, err := gsgenMigrations()
 	if err != nil {
 		return nil, err
@@ -359,12 +362,8 @@ func (m *Model) schema() (Schema, error) {
 // missingTable explains a cleaner's table the schema does not have: one of
 // gsgen's that comes with a component the service lacks, or none at all.
 func (m *Model) missingTable(field, table string) error {
-	own, err := gsgenMigrations()
-	if err != nil {
-		return err
-	}
 	for _, c := range AllComponents {
-		if s, err := ReadSchema(own[c]); err == nil && s[table] != nil {
+		if s, err := ownSchema([]Component{c}); err == nil && s[table] != nil {
 			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %s comes with the %s component, which the service does not have", table, c),
 				Fix: fmt.Sprintf("add %s, or clean a table of the service's own migrations", c)}
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the stored go.mod/go.sum of each dependency set (templates/gomod)")
+var update = flag.Bool("update", false, "rewrite what is stored from a derivation: the go.mod/go.sum of each dependency set (templates/gomod), ownschema.json")
 
 // Every dependency set a service validation accepts can have is stored:
 // generation needs no network, and never fails for want of a go.mod.

@@ -1,0 +1,37 @@
+package generator
+
+import (
+	_ "embed"
+	"encoding/json"
+	"maps"
+	"sync"
+)
+
+// ownSchemaJSON is what ReadSchema reads from each component's own
+// migrations, stored: a service whose only SQL is gsgen's is then checked
+// without parsing SQL, which without cgo means compiling PostgreSQL's parser
+// from WebAssembly (about a second). TestOwnSchemasAreStored keeps it true;
+// go test ./generator -run TestOwnSchemasAreStored -update rewrites it.
+//
+//go:embed ownschema.json
+var ownSchemaJSON []byte
+
+var ownSchemas = sync.OnceValues(func() (map[Component]Schema, error) {
+	var out map[Component]Schema
+	err := json.Unmarshal(ownSchemaJSON, &out)
+	return out, err
+})
+
+// ownSchema is the tables the migrations of components create, from the
+// stored schemas. Each component's migrations touch only its own tables.
+func ownSchema(components []Component) (Schema, error) {
+	stored, err := ownSchemas()
+	if err != nil {
+		return nil, err
+	}
+	out := Schema{}
+	for _, c := range components {
+		maps.Copy(out, stored[c])
+	}
+	return out, nil
+}
