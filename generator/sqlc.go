@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sqlc-dev/sqlc/pkg/cli"
@@ -44,11 +45,26 @@ var sqlcInputs = []string{"sqlc.yaml", "db/migrations/*.sql", "db/queries/*.sql"
 //	sqlc: db/queries/outbox.sql:12:8: column "x" does not exist
 //
 // The output depends only on the inputs (sqlc's header names its pinned
-// version), so it is deterministic; it is safe to call more than once.
+// version), so it is deterministic, and cached (sqlccache.go); it is safe
+// to call more than once, and at once.
 func GenerateSQLC(files map[string][]byte) (map[string][]byte, error) {
 	if _, ok := files["sqlc.yaml"]; !ok {
 		return nil, errors.New("sqlc: no sqlc.yaml among the rendered files")
 	}
+	key := sqlcCacheKey(files)
+	if out := readSQLCCache(key); out != nil {
+		return out, nil
+	}
+	out, err := runSQLCOn(files)
+	if err == nil {
+		writeSQLCCache(key, out)
+	}
+	return out, err
+}
+
+// runSQLCOn writes sqlc's inputs among files to a temporary directory, runs
+// sqlc there and reads back what it wrote.
+func runSQLCOn(files map[string][]byte) (map[string][]byte, error) {
 	dir, err := os.MkdirTemp("", "gsgen-sqlc-")
 	if err != nil {
 		return nil, fmt.Errorf("sqlc: %w", err)
@@ -112,8 +128,12 @@ func isSQLCInput(name string) bool {
 	return false
 }
 
+// sqlcRuns counts the sqlc child processes started, for tests of the cache.
+var sqlcRuns atomic.Int64
+
 // runSQLC runs `sqlc generate` in dir, in a copy of this executable.
 func runSQLC(dir string) error {
+	sqlcRuns.Add(1)
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("sqlc: cannot find gsgen's own executable to run sqlc in: %w", err)

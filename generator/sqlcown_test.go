@@ -15,6 +15,7 @@ func TestOwnSQLCOutputIsSQLCs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs sqlc for each shape; skipped with -short")
 	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // sqlc itself, not a cached answer
 	var cases []Answers
 	for _, s := range acceptedSpace(t) {
 		if len(s.UserSQL) == 0 {
