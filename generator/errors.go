@@ -56,3 +56,11 @@ func listShort(items []string, max int) string {
 	}
 	return strings.Join(items[:max], ", ") + " and " + strconv.Itoa(len(items)-max) + " more"
 }
+
+// andList joins items as a sentence does: "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}

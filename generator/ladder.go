@@ -216,7 +216,7 @@ func (l Ladder) fitHint(longest Drain) string {
 				over = append(over, d.Key)
 			}
 		}
-		hint += fmt.Sprintf(", or shorten %s to %s", strings.Join(over, " and "), Seconds(fit))
+		hint += fmt.Sprintf(", or shorten %s to %s", andList(over), Seconds(fit))
 	}
 	// The close budget is a number of the sum too: when it alone would make
 	// the ladder fit, say so.

@@ -90,7 +90,7 @@ func TestManifests(t *testing.T) {
 			name: "grace shorter than the ladder: the message of gsgen plan", service: "../../golden/full", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 30"},
 			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule,
-				"Deployment orders: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten http_shutdown to 14s"}},
+				"Deployment orders: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten http_shutdown, asynq_shutdown and worker_drain to 14s"}},
 		},
 		{
 			name: "the ConfigMap raises the asynq drain: the worker breaks, the HTTP server does not drain asynq", service: "../../golden/asynq-dedicated", deploy: "deploy/k8s",

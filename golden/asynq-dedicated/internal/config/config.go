@@ -200,7 +200,11 @@ func (e *env) checkBudget(graceKey string, b Budget, drains []drain, closeTimeou
 				over = append(over, d.key)
 			}
 		}
-		fix += fmt.Sprintf(", or shorten %s to %s", strings.Join(over, " and "), seconds(fit))
+		list := strings.Join(over, " and ")
+		if n := len(over); n > 2 {
+			list = strings.Join(over[:n-1], ", ") + " and " + over[n-1]
+		}
+		fix += fmt.Sprintf(", or shorten %s to %s", list, seconds(fit))
 	}
 	e.errs = append(e.errs, fmt.Errorf("%s: %s is shorter than %sCLOSE_TIMEOUT %s + SHUTDOWN_MARGIN %s = %s; %s",
 		graceKey, seconds(b.Grace), terms, seconds(closeTimeout), seconds(b.Margin), seconds(worst), fix))
