@@ -156,6 +156,19 @@ func (s *service) probe(path string) int {
 	return resp.StatusCode
 }
 
+// waitReadinessFlipped waits for step 1 of the shutdown to be logged, then
+// checks that /readyz says 503. Waiting on the log, not on the probe, makes
+// a service that never flips fail at once instead of when the wait runs out.
+func (s *service) waitReadinessFlipped(t *testing.T) {
+	t.Helper()
+	s.logs.waitFor(t, "shutdown step 1 (readiness)", func(l logLine) bool {
+		return l["msg"] == "shutdown step" && fmt.Sprint(l["step"]) == "1"
+	})
+	if got := s.probe("/readyz"); got != http.StatusServiceUnavailable {
+		t.Fatalf("after shutdown step 1: /readyz = %d, want 503\n%s", got, s.logs)
+	}
+}
+
 // waitExit waits for run to return and checks its exit code.
 func (s *service) waitExit(want int) {
 	s.t.Helper()
@@ -197,9 +210,7 @@ func TestReadinessTurns503WhileHealthzStays200(t *testing.T) {
 	s.slowRequest()
 	s.signals <- syscall.SIGTERM
 
-	if !eventually(func() bool { return s.probe("/readyz") == http.StatusServiceUnavailable }) {
-		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", hang, s.logs)
-	}
+	s.waitReadinessFlipped(t)
 	// The HTTP server's listener is closed by now, the admin listener's is not.
 	if got := s.probe("/healthz"); got != http.StatusOK {
 		t.Errorf("while draining: /healthz = %d, want 200 (a failing liveness probe gets the pod restarted)", got)
@@ -386,9 +397,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	s := startService(t, nil)
 	s.slowRequest() // holds the drain open for as long as the test likes
 	s.signals <- syscall.SIGTERM
-	if !eventually(func() bool { return s.probe("/readyz") == http.StatusServiceUnavailable }) {
-		t.Fatalf("/readyz did not turn 503 within %v of SIGTERM\n%s", hang, s.logs)
-	}
+	s.waitReadinessFlipped(t)
 
 	s.signals <- os.Interrupt
 	s.waitExit(exitFailed)

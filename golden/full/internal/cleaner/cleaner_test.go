@@ -91,7 +91,12 @@ func TestCleanerDeletesExpiredRowsInBatches(t *testing.T) {
 	}
 	m := NewMetrics(prometheus.NewRegistry())
 	c := New("test", Config{Interval: time.Millisecond, Retention: 7 * 24 * time.Hour, BatchSize: 3, Metrics: m}, f.delete, testLogger)
-	run(t, c, func() bool { rows, _ := f.snapshot(); return len(rows) == 3 })
+	// <= 3, not == 3: a cleaner that deletes too much must fail here at
+	// once, not leave the wait to run out.
+	run(t, c, func() bool { rows, _ := f.snapshot(); return len(rows) <= 3 })
+	if rows, _ := f.snapshot(); len(rows) != 3 {
+		t.Fatalf("%d rows left, want the 3 recent ones", len(rows))
+	}
 	if got := testutil.ToFloat64(m.Deleted.WithLabelValues("test")); got != 7 {
 		t.Errorf("rows deleted counter %v, want 7", got)
 	}
