@@ -92,19 +92,6 @@ func (s *service) probe(path string) int {
 	return resp.StatusCode
 }
 
-// waitReadinessFlipped waits for step 1 of the shutdown to be logged, then
-// checks that /readyz says 503. Waiting on the log, not on the probe, makes
-// a service that never flips fail at once instead of when the wait runs out.
-func (s *service) waitReadinessFlipped(t *testing.T) {
-	t.Helper()
-	s.logs.waitFor(t, "shutdown step 1 (readiness)", func(l logLine) bool {
-		return l["msg"] == "shutdown step" && fmt.Sprint(l["step"]) == "1"
-	})
-	if got := s.probe("/readyz"); got != http.StatusServiceUnavailable {
-		t.Fatalf("after shutdown step 1: /readyz = %d, want 503\n%s", got, s.logs)
-	}
-}
-
 // waitExit waits for run to return and checks its exit code.
 func (s *service) waitExit(want int) {
 	s.t.Helper()
