@@ -42,40 +42,32 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	return m, files, nil
 }
 
-// renderBesideSQLC renders sqlc's inputs and what sqlc makes of them, with
-// the other files. With SQL of the user's, it starts sqlc on the inputs and
-// renders the other files while the sqlc child runs: the two take about as
-// long, and neither needs the other.
+// renderBesideSQLC renders sqlc's inputs first, then the other files while
+// what sqlc makes of the inputs is produced beside them: for gsgen's own SQL
+// from templates/sqlc (proven byte-identical to sqlc's by
+// TestOwnSQLCOutputIsSQLCs; no child process, no WebAssembly parser without
+// cgo), with SQL of the user's by the sqlc child, which takes about as long
+// as the rendering.
 func renderBesideSQLC(m *Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
 	inputs, err := render(m, plan, func(f PlannedFile) bool { return isSQLCInput(f.Path) })
 	if err != nil {
 		return nil, err
 	}
-	if len(userSQL) == 0 {
-		// Only gsgen's own SQL: its sqlc output is rendered from templates,
-		// proven byte-identical to sqlc's by TestOwnSQLCOutputIsSQLCs. No
-		// child process, and no WebAssembly parser in a build without cgo.
-		own, err := ownSQLCOutput(m, inputs)
-		if err != nil {
-			return nil, err
-		}
-		rest, err := render(m, plan, func(f PlannedFile) bool { return !isSQLCInput(f.Path) })
-		if err != nil {
-			return nil, err
-		}
-		return slices.Concat(inputs, rest, own), nil
+	db := func() (Rendered, error) { return ownSQLCOutput(m, inputs) }
+	if len(userSQL) > 0 {
+		db = func() (Rendered, error) { return sqlcOutput(inputs, userSQL) }
 	}
 	type result struct {
 		files Rendered
 		err   error
 	}
-	sqlc := make(chan result, 1)
+	done := make(chan result, 1)
 	go func() {
-		files, err := sqlcOutput(inputs, userSQL)
-		sqlc <- result{files, err}
+		files, err := db()
+		done <- result{files, err}
 	}()
 	rest, err := render(m, plan, func(f PlannedFile) bool { return !isSQLCInput(f.Path) })
-	out := <-sqlc // always waited for: the child never outlives the call
+	out := <-done // always waited for: a sqlc child never outlives the call
 	if err != nil {
 		return nil, err // a template bug, reported before what sqlc made of its inputs
 	}
