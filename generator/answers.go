@@ -18,6 +18,8 @@ type Answers struct {
 	Asynq      AsynqAnswers      `yaml:"asynq,omitempty"`
 	Consumers  []ConsumerAnswers `yaml:"kafka,omitempty"`
 	Cleaners   []CleanerAnswers  `yaml:"cleaners,omitempty"`
+	Workers    []WorkerAnswers   `yaml:"workers,omitempty"`
+	Tasks      []TaskAnswers     `yaml:"tasks,omitempty"`
 }
 
 // OutboxAnswers configures the outbox relay.
@@ -36,7 +38,11 @@ type OutboxAnswers struct {
 type AsynqAnswers struct {
 	Mode         string `yaml:"mode,omitempty"` // inprocess | dedicated
 	Concurrency  int    `yaml:"concurrency,omitempty"`
-	AllowRequeue bool   `yaml:"allow_requeue,omitempty"` // task_timeout may exceed asynq_shutdown: handlers are idempotent
+	AllowRequeue bool   `yaml:"allow_requeue,omitempty"` // task timeouts may exceed asynq_shutdown: handlers are idempotent
+	// Queues gives a queue its priority: the server takes tasks from a queue
+	// of priority 6 six times as often as from one of priority 1. A queue a
+	// task uses and this does not list has priority 1.
+	Queues map[string]int `yaml:"queues,omitempty"`
 }
 
 // ConsumerAnswers configures one named Kafka consumer.
@@ -62,6 +68,22 @@ type CleanerAnswers struct {
 	Retention Duration `yaml:"retention,omitempty"`
 	Interval  Duration `yaml:"interval,omitempty"`
 	BatchSize int      `yaml:"batch_size,omitempty"`
+}
+
+// WorkerAnswers configures one periodic worker: a Run loop of gsgen's
+// calling a function of the user's every interval.
+type WorkerAnswers struct {
+	Name     string   `yaml:"name"`
+	Interval Duration `yaml:"interval,omitempty"` // pause between two runs
+	Timeout  Duration `yaml:"timeout,omitempty"`  // how long one run may take; fits in worker_drain
+}
+
+// TaskAnswers configures one asynq task type of the user's.
+type TaskAnswers struct {
+	Type     string   `yaml:"type"`              // its name in Redis: "report:build"
+	Timeout  Duration `yaml:"timeout,omitempty"` // one attempt; fits in asynq_shutdown unless asynq.allow_requeue
+	Queue    string   `yaml:"queue,omitempty"`
+	MaxRetry int      `yaml:"max_retry,omitempty"`
 }
 
 // TimeoutAnswers holds the shutdown budget, one field per `--flag`.
@@ -136,7 +158,10 @@ func (a Answers) WithDefaults() Answers {
 	}
 	a.Consumers = append([]ConsumerAnswers(nil), a.Consumers...) // do not write through to the caller's slices
 	a.Cleaners = append([]CleanerAnswers(nil), a.Cleaners...)
+	a.Workers = append([]WorkerAnswers(nil), a.Workers...)
+	a.Tasks = append([]TaskAnswers(nil), a.Tasks...)
 	a.componentDefaults()
+	a.workerDefaults()
 	return a
 }
 

@@ -122,6 +122,27 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		}
 		v.Set(s)
 		return nil
+	case reflect.Map:
+		// asynq.queues: name -> priority. Keys are strings, values whatever
+		// the map's element is (a positive int).
+		if n.Kind != yaml.MappingNode {
+			return d.fail(n, where, "expected a mapping of keys", "")
+		}
+		m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			key := joinPath(path, Shorten(k.Value))
+			if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
+				return d.fail(k, key, "given twice", "keep one")
+			}
+			elem := reflect.New(v.Type().Elem()).Elem()
+			if err := d.decode(val, elem, key); err != nil {
+				return err
+			}
+			m.SetMapIndex(reflect.ValueOf(k.Value), elem)
+		}
+		v.Set(m)
+		return nil
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
 			return d.fail(n, where, "expected a single value", "")

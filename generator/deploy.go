@@ -174,36 +174,22 @@ func (m *Model) workerLadder() Ladder {
 // secret ones, with the value the model gives it.
 func (m *Model) configEnv() []EnvVar {
 	t := m.Timeouts
-	answer := func(name string, d time.Duration, from string) EnvVar { return EnvVar{name, Seconds(d), from} }
 	env := []EnvVar{
 		{"ADMIN_ADDR", ":" + strconv.Itoa(m.AdminPort), "not an answer: the service's default"},
 		{"PPROF", "false", "not an answer: turn the profiler on by hand when you need it"},
+		durationVar("TERMINATION_GRACE_PERIOD", m.Ladder.Grace, "timeouts.grace: terminationGracePeriodSeconds, for the service to check its budget"),
+		durationVar("PRESTOP_SLEEP", m.Ladder.PreStop, preStopFrom(m)),
+		durationVar("SHUTDOWN_MARGIN", m.Ladder.Margin, "timeouts.margin"),
+		durationVar("CLOSE_TIMEOUT", t.CloseBudget, "timeouts.close_budget"),
+		{"LOG_LEVEL", deployLogLevel, "not an answer: the service's default"},
+		durationVar("WORKER_DRAIN_TIMEOUT", t.WorkerDrain, "timeouts.worker_drain"),
 	}
-	if m.HTTP {
-		env = append(env,
-			EnvVar{"HTTP_ADDR", ":" + strconv.Itoa(m.HTTPPort), "http.port"},
-			answer("HTTP_SHUTDOWN_TIMEOUT", t.HTTPShutdown, "timeouts.http_shutdown"))
-	}
-	env = append(env,
-		answer("TERMINATION_GRACE_PERIOD", m.Ladder.Grace, "timeouts.grace: terminationGracePeriodSeconds, for the service to check its budget"),
-		answer("PRESTOP_SLEEP", m.Ladder.PreStop, preStopFrom(m)),
-		answer("SHUTDOWN_MARGIN", m.Ladder.Margin, "timeouts.margin"),
-		answer("CLOSE_TIMEOUT", t.CloseBudget, "timeouts.close_budget"),
-		EnvVar{"LOG_LEVEL", deployLogLevel, "not an answer: the service's default"})
-	if m.TaskServer != nil {
+	// Where the servers are: the same for every kind that talks to them.
+	if m.UsesRedis {
 		env = append(env,
 			EnvVar{"REDIS_ADDR", deployRedisAddr, "not an answer: where Redis is in your cluster"},
 			EnvVar{"REDIS_DB", deployRedisDB, "not an answer: the service's default"},
-			EnvVar{"REDIS_TLS", "false", "not an answer: true when your Redis wants TLS"},
-			EnvVar{"ASYNQ_CONCURRENCY", strconv.Itoa(m.TaskServer.Concurrency), "asynq.concurrency"},
-			answer("ASYNQ_SHUTDOWN_TIMEOUT", t.AsynqShutdown, "timeouts.asynq_shutdown"),
-		)
-	}
-	if m.AsynqWorker {
-		env = append(env, answer("WORKER_TERMINATION_GRACE_PERIOD", m.workerLadder().Grace, "the worker Deployment's terminationGracePeriodSeconds"))
-	}
-	if m.HasWorkers {
-		env = append(env, answer("WORKER_DRAIN_TIMEOUT", t.WorkerDrain, "timeouts.worker_drain"))
+			EnvVar{"REDIS_TLS", "false", "not an answer: true when your Redis wants TLS"})
 	}
 	if m.UsesPostgres {
 		env = append(env, EnvVar{"DATABASE_MAX_CONNS", strconv.Itoa(m.Pool.Default), "derived: " + m.Pool.String()})
@@ -213,36 +199,10 @@ func (m *Model) configEnv() []EnvVar {
 			EnvVar{"KAFKA_BROKERS", deployKafkaBrokers, "not an answer: where Kafka is in your cluster"},
 			EnvVar{"KAFKA_TLS", "false", "not an answer: true when your Kafka wants TLS"})
 	}
-	if r := m.Relay; r != nil {
-		env = append(env,
-			EnvVar{"OUTBOX_BATCH_SIZE", strconv.Itoa(r.BatchSize), "outbox.batch_size"},
-			answer("OUTBOX_POLL_INTERVAL", r.PollInterval, "outbox.poll_interval"),
-			answer("OUTBOX_BATCH_TIMEOUT", r.BatchTimeout, "outbox.batch_timeout"),
-			EnvVar{"OUTBOX_ORDERED", strconv.FormatBool(r.Ordered), "not outbox.unordered"},
-			EnvVar{"OUTBOX_MAX_ATTEMPTS", strconv.Itoa(r.MaxAttempts), "outbox.max_attempts"},
-			answer("OUTBOX_BACKOFF_MIN", r.BackoffMin, "outbox.backoff_min"),
-			answer("OUTBOX_BACKOFF_MAX", r.BackoffMax, "outbox.backoff_max"),
-			EnvVar{"OUTBOX_MAX_MESSAGE_BYTES", deployOutboxMaxMessageBytes, "not an answer: at most the topics' max.message.bytes"},
-		)
-	}
-	for i, c := range m.Consumers {
-		from := fmt.Sprintf("kafka[%d].", i)
-		env = append(env,
-			EnvVar{c.EnvPrefix + "TOPIC", c.Topic, from + "topic"},
-			EnvVar{c.EnvPrefix + "GROUP", c.Group, from + "group"},
-			answer(c.EnvPrefix+"HANDLER_TIMEOUT", c.HandlerTimeout, from+"handler_timeout"),
-			answer(c.EnvPrefix+"COMMIT_TIMEOUT", c.CommitTimeout, from+"commit_timeout"),
-			EnvVar{c.EnvPrefix + "MAX_ATTEMPTS", strconv.Itoa(c.MaxAttempts), from + "max_attempts"},
-			EnvVar{c.EnvPrefix + "DLQ_TOPIC", c.DeadLetterTopic, from + "dead_letter_topic"},
-		)
-	}
-	for i, c := range m.Cleaners {
-		from := fmt.Sprintf("cleaners[%d].", i)
-		env = append(env,
-			answer(c.EnvPrefix+"RETENTION", c.Retention, from+"retention"),
-			answer(c.EnvPrefix+"INTERVAL", c.Interval, from+"interval"),
-			EnvVar{c.EnvPrefix + "BATCH_SIZE", strconv.Itoa(c.BatchSize), from + "batch_size"},
-		)
+	for _, k := range m.kindsOn() {
+		if k.env != nil {
+			env = append(env, k.env(m)...)
+		}
 	}
 	return env
 }

@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// named is a named instance in the answers: a Kafka consumer or a cleaner.
+// named is a named instance in the answers: a Kafka consumer, a cleaner, a
+// worker, a task type.
 type named interface{ instanceName() string }
 
 func (c ConsumerAnswers) instanceName() string { return c.Name }
@@ -16,52 +17,69 @@ func indexNamed[T named](list []T, name string) int {
 	return slices.IndexFunc(list, func(x T) bool { return x.instanceName() == name })
 }
 
-// addNamed appends inst to list unless an instance of that name exists.
-func addNamed[T named](list []T, inst T, field, kind string) ([]T, error) {
-	if indexNamed(list, inst.instanceName()) >= 0 {
-		return nil, &InputError{Field: field, Msg: fmt.Sprintf("the service already has a %s named %s", kind, Quote(inst.instanceName())), Fix: "choose another name"}
-	}
-	return append(slices.Clone(list), inst), nil
-}
-
-// removeNamed removes the instance called name from list.
-func removeNamed[T named](list []T, name, field, kind string) ([]T, error) {
-	i := indexNamed(list, name)
-	if i < 0 {
-		return nil, &InputError{Field: field, Msg: fmt.Sprintf("no %s named %s", kind, Quote(name)), Fix: "see " + field + ": in gsgen.yaml"}
-	}
-	return slices.Delete(slices.Clone(list), i, i+1), nil
-}
-
-// AddComponent returns a with component c added: for kafka and cleaner, the
-// named instance inst (a *ConsumerAnswers or *CleanerAnswers) joins the
-// others. Adding what exists is an error, never a duplicate. A component
-// that brings a table the defaults clean (kafka's processed_event) to a
-// service whose cleaners are listed joins its default cleaner to them.
-func (a Answers) AddComponent(c Component, inst any) (Answers, error) {
-	if !slices.Contains(AllComponents, c) {
+// AddComponent returns a with component c, one without named instances
+// (http, outbox, asynq), added; AddConsumer, AddCleaner, AddWorker and
+// AddTask add a named instance. Adding what exists is an error, never a
+// duplicate.
+func (a Answers) AddComponent(c Component) (Answers, error) {
+	k := KindNamed(string(c))
+	switch {
+	case k == nil || !k.Chosen:
 		return a, unknownComponent(string(c))
+	case k.Instances != nil:
+		return a, &InputError{Field: "NAME", Msg: fmt.Sprintf("a %s needs a name", k.Instances.Noun), Fix: fmt.Sprintf("gsgen add %s NAME", c)}
+	case slices.Contains(a.Components, string(c)):
+		return a, &InputError{Field: "components", Msg: fmt.Sprintf("the service already has %s", c), Fix: "nothing to add; edit gsgen.yaml and run gsgen regen to change its settings"}
 	}
-	has := slices.Contains(a.Components, string(c))
-	var err error
-	switch c {
-	case Kafka:
-		a.Consumers, err = addNamed(a.Consumers, *inst.(*ConsumerAnswers), "kafka", "consumer")
-	case Cleaner:
-		a.Cleaners, err = addNamed(a.Cleaners, *inst.(*CleanerAnswers), "cleaners", "cleaner")
-	default:
-		if has {
-			err = &InputError{Field: "components", Msg: fmt.Sprintf("the service already has %s", c), Fix: "nothing to add; edit gsgen.yaml and run gsgen regen to change its settings"}
-		}
+	return a.withComponent(c), nil
+}
+
+// AddConsumer returns a with one more Kafka consumer (and kafka).
+func (a Answers) AddConsumer(c ConsumerAnswers) (Answers, error) {
+	return addInstance(a, Kafka, func(a *Answers) *[]ConsumerAnswers { return &a.Consumers }, c)
+}
+
+// AddCleaner returns a with one more cleaner (and the cleaner component).
+func (a Answers) AddCleaner(c CleanerAnswers) (Answers, error) {
+	return addInstance(a, Cleaner, func(a *Answers) *[]CleanerAnswers { return &a.Cleaners }, c)
+}
+
+// AddWorker returns a with one more periodic worker.
+func (a Answers) AddWorker(w WorkerAnswers) (Answers, error) {
+	return addInstance(a, Worker, func(a *Answers) *[]WorkerAnswers { return &a.Workers }, w)
+}
+
+// AddTask returns a with one more task type, and asynq when the service
+// has no task server yet.
+func (a Answers) AddTask(t TaskAnswers) (Answers, error) {
+	a, err := addInstance(a, Task, func(a *Answers) *[]TaskAnswers { return &a.Tasks }, t)
+	if err == nil && !slices.Contains(a.Components, string(Asynq)) {
+		a = a.withComponent(Asynq)
 	}
-	if err != nil {
-		return a, err
+	return a, err
+}
+
+// addInstance appends inst to the list of kind k in a, and k's component
+// when k is one.
+func addInstance[T named](a Answers, k Component, list func(*Answers) *[]T, inst T) (Answers, error) {
+	kind := KindNamed(string(k))
+	l := list(&a)
+	if indexNamed(*l, inst.instanceName()) >= 0 {
+		return a, &InputError{Field: kind.Instances.Field, Msg: fmt.Sprintf("the service already has a %s named %s", kind.Instances.Noun, Quote(inst.instanceName())), Fix: "choose another name"}
 	}
-	if !has {
-		a.Components = withComponent(a.Components, c)
-		a.Cleaners = withDefaultCleanerOf(a.Cleaners, c)
+	*l = append(slices.Clone(*l), inst)
+	if kind.Chosen && !slices.Contains(a.Components, string(k)) {
+		a = a.withComponent(k)
 	}
 	return a, nil
+}
+
+// withComponent returns a with component c listed, and the default cleaner
+// of the tables c brings when cleaners are listed.
+func (a Answers) withComponent(c Component) Answers {
+	a.Components = withComponent(a.Components, c)
+	a.Cleaners = withDefaultCleanerOf(a.Cleaners, c)
+	return a
 }
 
 // withDefaultCleanerOf adds the default cleaner of the tables component c
@@ -81,39 +99,46 @@ func withDefaultCleanerOf(cleaners []CleanerAnswers, c Component) []CleanerAnswe
 	return cleaners
 }
 
-// RemoveComponent returns a without component c. For kafka and cleaner a
-// name removes that one instance (the component goes with its last one);
-// no name removes them all.
+// RemoveComponent returns a without kind c. For a kind with named
+// instances a name removes that one instance (a component goes with its
+// last one); no name removes them all. Removing asynq removes the task
+// types with it.
 func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
-	if !slices.Contains(a.Components, string(c)) {
-		return a, &InputError{Field: "components", Msg: fmt.Sprintf("the service has no %s", c), Fix: "it has " + strings.Join(a.Components, ",")}
+	k := KindNamed(string(c))
+	if k == nil {
+		return a, unknownComponent(string(c))
 	}
-	var err error
-	last := true
+	inst := k.Instances
 	switch {
-	case name != "" && c == Kafka:
-		a.Consumers, err = removeNamed(a.Consumers, name, "kafka", "consumer")
-		last = len(a.Consumers) == 0
-	case name != "" && c == Cleaner:
-		a.Cleaners, err = removeNamed(a.Cleaners, name, "cleaners", "cleaner")
-		last = len(a.Cleaners) == 0
-	case name != "":
-		err = &InputError{Field: "NAME", Msg: fmt.Sprintf("%s has no named instances", c), Fix: "leave the name out"}
+	case k.Chosen && !slices.Contains(a.Components, string(c)):
+		return a, &InputError{Field: "components", Msg: fmt.Sprintf("the service has no %s", c), Fix: "it has " + strings.Join(a.Components, ",")}
+	case inst == nil && name != "":
+		return a, &InputError{Field: "NAME", Msg: fmt.Sprintf("%s has no named instances", c), Fix: "leave the name out"}
+	case !k.Chosen && name == "":
+		return a, &InputError{Field: "NAME", Msg: fmt.Sprintf("remove %s needs the %s's name", c, inst.Noun), Fix: fmt.Sprintf("gsgen remove %s NAME; the service has %s", c, listOrNone(inst.names(a)))}
 	}
-	if err != nil {
-		return a, err
+	last := true
+	if name != "" {
+		if !slices.Contains(inst.names(a), name) {
+			return a, &InputError{Field: inst.Field, Msg: fmt.Sprintf("no %s named %s", inst.Noun, Quote(name)), Fix: "the service has " + listOrNone(inst.names(a))}
+		}
+		inst.drop(&a, name)
+		last = len(inst.names(a)) == 0
+	}
+	if !k.Chosen {
+		return a, nil
 	}
 	if last {
 		a.Components = withoutComponent(a.Components, c)
+		if inst != nil {
+			inst.clear(&a)
+		}
 		switch c {
-		case Kafka:
-			a.Consumers = nil
-		case Cleaner:
-			a.Cleaners = nil
 		case Outbox:
 			a.Outbox = OutboxAnswers{}
 		case Asynq:
 			a.Asynq = AsynqAnswers{}
+			a.Tasks = nil
 		}
 		a.Cleaners = withoutCleanersOf(a.Cleaners, c)
 		if len(a.Cleaners) == 0 && c != Cleaner && slices.Contains(a.Components, string(Cleaner)) {
@@ -132,6 +157,14 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 			Fix: "to keep processed events longer, raise the cleaner's retention in gsgen.yaml and run gsgen regen; to clean your own table instead, gsgen add cleaner NAME --table TABLE first"}
 	}
 	return a, nil
+}
+
+// listOrNone lists names for a message, or says there are none.
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 func withoutComponent(list []string, c Component) []string {

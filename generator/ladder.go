@@ -98,37 +98,17 @@ func NewLadder(m *Model) Ladder {
 		// sleep would only slow every rollout (the Deployment has none).
 		l.PreStop = 0
 	}
-	if m.HTTP {
-		l.Drains = append(l.Drains, Drain{"HTTP drain", "http_shutdown", t.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests"})
+	for _, k := range m.kindsOn() {
+		if k.drains != nil {
+			l.Drains = append(l.Drains, k.drains(m)...)
+		}
+		if k.bounds != nil {
+			l.Inner = append(l.Inner, k.bounds(m)...)
+		}
 	}
-	if m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
-		l.Drains = append(l.Drains, Drain{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "asynq Shutdown waits for active tasks"})
-	}
-	if m.Asynq {
-		l.Inner = append(l.Inner, Bound{Name: "asynq task timeout", Field: "timeouts.task_timeout", D: t.TaskTimeout,
-			LimitName: "asynq ShutdownTimeout", LimitKey: "asynq_shutdown", Limit: t.AsynqShutdown,
-			Allowed: m.TaskServer != nil && m.TaskServer.AllowRequeue,
-			Why:     "a deploy would cut such a task and re-run it from scratch (allowed only with asynq.allow_requeue when handlers are idempotent)"})
-	}
-	if m.HasWorkers {
-		l.Drains = append(l.Drains, Drain{"worker drain", "worker_drain", t.WorkerDrain, "wg.Wait for the Run loops"})
-	}
-	if m.Relay != nil {
-		l.Inner = append(l.Inner, Bound{Name: "outbox batch timeout", Field: "outbox.batch_timeout", D: m.Relay.BatchTimeout,
-			LimitName: "worker drain", LimitKey: "worker_drain", Limit: t.WorkerDrain,
-			Why: "a batch in flight at SIGTERM could not finish before the pool closes"})
-	}
-	for i, c := range m.Consumers {
-		// The message in hand at SIGTERM: its handler, then what follows it
-		// (dead-letter write and offset commit), which the commit timeout bounds.
-		b := sum([]Term{
-			{"consumer " + c.Name + " handler timeout", fmt.Sprintf("kafka[%d].handler_timeout", i), c.HandlerTimeout},
-			{"commit timeout", fmt.Sprintf("kafka[%d].commit_timeout", i), c.CommitTimeout},
-		})
-		b.LimitName, b.LimitKey, b.Limit = "worker drain", "worker_drain", t.WorkerDrain
-		b.Why = "the message in hand at SIGTERM could not finish, be dead-lettered if it failed, and commit before the reader closes"
-		l.Inner = append(l.Inner, b)
-	}
+	// The Run loops and the user's parts (internal/parts), which every
+	// service can start: one WaitGroup, one drain.
+	l.Drains = append(l.Drains, Drain{"worker drain", "worker_drain", t.WorkerDrain, "wg.Wait for the Run loops and your parts"})
 	return l
 }
 

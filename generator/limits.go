@@ -21,15 +21,25 @@ type Limits struct {
 	// KAFKA_<NAME>_MAX_ATTEMPTS: a message that failed a hundred times will
 	// not succeed later.
 	ConsumerMaxAttempts int
+	// asynq.queues: a queue weighs at most a hundred times another.
+	QueuePriority int
+	// tasks[].max_retry: asynq's own default is 25.
+	TaskMaxRetry int
 }
 
 // limits bound the counts; each fits an int32, which pgx and the queries use.
 var limits = Limits{OutboxBatchSize: 10000, CleanerBatchSize: 10000, AsynqConcurrency: 1000, DatabaseMaxConns: 1000, RedisDB: 15,
-	OutboxMaxAttempts: 1000, ConsumerMaxAttempts: 100}
+	OutboxMaxAttempts: 1000, ConsumerMaxAttempts: 100, QueuePriority: 100, TaskMaxRetry: 100}
 
 // maxRetention bounds a cleaner's retention and interval: beyond it the
 // cutoff time.Now().Add(-retention) stops meaning anything.
 const maxRetention = 10 * 365 * 24 * time.Hour
+
+func count(field string, v, max int) setting { return setting{field, int64(v), int64(max), ""} }
+
+func duration(field string, v Duration, max time.Duration) setting {
+	return setting{field, int64(v), int64(max), "duration"}
+}
 
 // setting is one numeric component answer and its bounds.
 type setting struct {
@@ -43,30 +53,11 @@ type setting struct {
 // Zero means "not answered" and takes the default, so flags, files and
 // prompts refuse zero themselves.
 func boundedSettings(a Answers) error {
-	count := func(field string, v, max int) setting { return setting{field, int64(v), int64(max), ""} }
-	duration := func(field string, v Duration, max time.Duration) setting {
-		return setting{field, int64(v), int64(max), "duration"}
-	}
-	settings := []setting{
-		count("outbox.batch_size", a.Outbox.BatchSize, limits.OutboxBatchSize),
-		duration("outbox.poll_interval", a.Outbox.PollInterval, maxTimeout),
-		duration("outbox.batch_timeout", a.Outbox.BatchTimeout, maxTimeout),
-		count("outbox.max_attempts", a.Outbox.MaxAttempts, limits.OutboxMaxAttempts),
-		duration("outbox.backoff_min", a.Outbox.BackoffMin, maxTimeout),
-		duration("outbox.backoff_max", a.Outbox.BackoffMax, maxTimeout),
-		count("asynq.concurrency", a.Asynq.Concurrency, limits.AsynqConcurrency),
-	}
-	for i, c := range a.Consumers {
-		settings = append(settings,
-			duration(fmt.Sprintf("kafka[%d].handler_timeout", i), c.HandlerTimeout, maxTimeout),
-			duration(fmt.Sprintf("kafka[%d].commit_timeout", i), c.CommitTimeout, maxTimeout),
-			count(fmt.Sprintf("kafka[%d].max_attempts", i), c.MaxAttempts, limits.ConsumerMaxAttempts))
-	}
-	for i, c := range a.Cleaners {
-		settings = append(settings,
-			duration(fmt.Sprintf("cleaners[%d].retention", i), c.Retention, maxRetention),
-			duration(fmt.Sprintf("cleaners[%d].interval", i), c.Interval, maxRetention),
-			count(fmt.Sprintf("cleaners[%d].batch_size", i), c.BatchSize, limits.CleanerBatchSize))
+	var settings []setting
+	for _, k := range Kinds {
+		if k.settings != nil {
+			settings = append(settings, k.settings(a)...)
+		}
 	}
 	for _, s := range settings {
 		show := func(v int64) string {

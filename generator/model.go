@@ -36,11 +36,15 @@ type Model struct {
 	// One flag per component, so templates say {{if .HTTP}}.
 	HTTP, Outbox, Asynq, Kafka, Cleaner bool
 
-	// What the components need, derived once.
+	// What the kinds need, derived once.
 	UsesPostgres bool // outbox, kafka (processed events) or cleaner: one shared pgxpool
 	UsesKafka    bool // outbox (writer) or kafka (readers)
 	UsesRedis    bool // asynq
-	HasWorkers   bool // there are Run loops and a WaitGroup
+	// HasWorkers says gsgen runs background loops of its own (outbox relay,
+	// consumers, cleaners, periodic workers). The WaitGroup and the worker
+	// drain are there either way: the user's parts (internal/parts) drain
+	// with them.
+	HasWorkers bool
 	// asynq runs in main beside HTTP (srv.Start), or in its own binary
 	// cmd/<name>-worker (srv.Run); at most one is true.
 	AsynqInProcess, AsynqWorker bool
@@ -63,7 +67,10 @@ type Model struct {
 	Relay      *Relay
 	Consumers  []Consumer
 	Cleaners   []CleanerJob
+	Workers    []WorkerJob
 	TaskServer *TaskServer
+	Tasks      []TaskType // the user's task types, beside the example
+	Queues     []Queue    // the asynq queues, sorted by name; nil without asynq
 
 	// EventIDHeader is the Kafka header that carries an event's id: the
 	// outbox relay sets it, consumers deduplicate on it.
@@ -129,10 +136,9 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 			m.Cleaner = true
 		}
 	}
-	m.UsesPostgres = m.Outbox || m.Kafka || m.Cleaner
-	m.UsesKafka = m.Outbox || m.Kafka
-	m.UsesRedis = m.Asynq
-	m.HasWorkers = m.Outbox || m.Kafka || m.Cleaner
+	m.UsesPostgres = m.needs(NeedsPostgres)
+	m.UsesKafka = m.needs(NeedsKafka)
+	m.UsesRedis = m.needs(NeedsRedis)
 	if m.HTTPPort < 1 || m.HTTPPort > 65535 {
 		return nil, &InputError{Field: "http.port", Msg: fmt.Sprintf("%d is not a TCP port", m.HTTPPort), Fix: "use a number from 1 to 65535, e.g. 8080"}
 	}
@@ -149,6 +155,10 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 	if err := m.deriveComponents(a); err != nil {
 		return nil, err
 	}
+	if err := m.deriveWorkers(a); err != nil {
+		return nil, err
+	}
+	m.HasWorkers = m.Outbox || m.Kafka || m.Cleaner || len(m.Workers) > 0
 	if m.Cleaner && len(m.Cleaners) == 0 {
 		return nil, &InputError{Field: "cleaners", Msg: "the cleaner component has no table to clean: gsgen's own tables come with outbox (outbox_event) and kafka (processed_event)",
 			Fix: "add outbox or kafka to --components, or leave cleaner out for now"}
@@ -264,9 +274,9 @@ func (m *Model) DrainedParts() []string {
 	if m.HTTP {
 		out = append(out, "http")
 	}
-	if m.HasWorkers {
-		out = append(out, "workers")
-	}
+	// The Run loops and the user's parts: always, as internal/parts may
+	// start some.
+	out = append(out, "workers")
 	if m.AsynqInProcess {
 		out = append(out, "asynq")
 	}

@@ -91,13 +91,14 @@ func TestLadderSuggestsAFit(t *testing.T) {
 	a := validAnswers()
 	a.Timeouts.Grace = Duration(30 * time.Second)
 	_, err := NewModel(a)
-	if err == nil || !strings.Contains(err.Error(), "use grace 41s or more, or shorten http_shutdown to 14s") {
+	// The worker drain is on every service's ladder (your parts drain in it).
+	if err == nil || !strings.Contains(err.Error(), "use grace 41s or more, or shorten http_shutdown and worker_drain to 14s") {
 		t.Fatalf("err = %v", err)
 	}
 	// The suggested values fit.
-	a.Timeouts.HTTPShutdown = Duration(14 * time.Second)
+	a.Timeouts.HTTPShutdown, a.Timeouts.WorkerDrain = Duration(14*time.Second), Duration(14*time.Second)
 	if _, err := NewModel(a); err != nil {
-		t.Errorf("suggested http_shutdown 14s does not fit: %v", err)
+		t.Errorf("suggested http_shutdown and worker_drain 14s do not fit: %v", err)
 	}
 	a = validAnswers()
 	a.Timeouts.Grace = Duration(41 * time.Second)
@@ -114,18 +115,19 @@ func TestLadderSuggestsEveryNumberThatWouldFit(t *testing.T) {
 	a.Components = []string{"http", "asynq"}
 	a.Timeouts.Grace = Duration(30 * time.Second)
 	_, err := NewModel(a.WithDefaults())
-	if err == nil || !strings.Contains(err.Error(), "or shorten http_shutdown and asynq_shutdown to 14s") {
-		t.Fatalf("err = %v, want both drains named", err)
+	if err == nil || !strings.Contains(err.Error(), "or shorten http_shutdown, asynq_shutdown and worker_drain to 14s") {
+		t.Fatalf("err = %v, want every drain past the fit named", err)
 	}
-	a.Timeouts.HTTPShutdown, a.Timeouts.AsynqShutdown, a.Timeouts.TaskTimeout = Duration(14*time.Second), Duration(14*time.Second), Duration(10*time.Second)
+	a.Timeouts.HTTPShutdown, a.Timeouts.AsynqShutdown, a.Timeouts.WorkerDrain = Duration(14*time.Second), Duration(14*time.Second), Duration(14*time.Second)
+	a.Timeouts.TaskTimeout = Duration(10 * time.Second)
 	if _, err := NewModel(a.WithDefaults()); err != nil {
-		t.Errorf("the suggested 14s for both does not fit: %v", err)
+		t.Errorf("the suggested 14s for all three does not fit: %v", err)
 	}
 
 	a = validAnswers()
 	a.Timeouts.CloseBudget = Duration(30 * time.Second)
 	_, err = NewModel(a)
-	if err == nil || !strings.Contains(err.Error(), "or shorten http_shutdown to 15s, or shorten close_budget to 20s") {
+	if err == nil || !strings.Contains(err.Error(), "or shorten http_shutdown and worker_drain to 15s, or shorten close_budget to 20s") {
 		t.Fatalf("err = %v, want the close budget suggested", err)
 	}
 	a.Timeouts.CloseBudget = Duration(20 * time.Second)
@@ -143,7 +145,7 @@ func TestLadderPhases(t *testing.T) {
 	for _, p := range m.Ladder.Phases() {
 		got = append(got, p.Name+" "+Seconds(p.Start)+"-"+Seconds(p.End))
 	}
-	want := "preStop 0s-10s, HTTP drain 10s-35s, close 35s-36s, margin 36s-41s, slack 41s-60s"
+	want := "preStop 0s-10s, HTTP drain 10s-35s, worker drain 10s-30s, close 35s-36s, margin 36s-41s, slack 41s-60s"
 	if strings.Join(got, ", ") != want {
 		t.Errorf("phases = %s\nwant     %s", strings.Join(got, ", "), want)
 	}
@@ -488,7 +490,7 @@ func TestAddRemoveKeepTheProcessedEventCleaner(t *testing.T) {
 	if got := cleaners(noKafka); !slices.Equal(got, []string{"outbox-dispatched"}) {
 		t.Errorf("remove kafka: cleaners %v, want [outbox-dispatched]", got)
 	}
-	back, err := noKafka.AddComponent(Kafka, &ConsumerAnswers{Name: "pay"})
+	back, err := noKafka.AddConsumer(ConsumerAnswers{Name: "pay"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,14 +45,11 @@ type PlannedFile struct {
 type FilePlan []PlannedFile
 
 // Plan decides which files the model's service has and who owns each.
-// Files under templates/<component>/ are planned when the component is on;
-// the ownership of each user-owned template is listed in userOwned.
+// Files under a kind's template folders are planned when the kind is on; a
+// template named *.user.tmpl gives a file the user owns.
 func Plan(m *Model) (FilePlan, error) {
 	var p FilePlan
 	for _, d := range m.templateDirs() {
-		if !d.on {
-			continue
-		}
 		tmpls, err := templateFiles(d.dir)
 		if err != nil {
 			return nil, err
@@ -91,56 +88,53 @@ func (f PlannedFile) source() string {
 
 type templateDir struct {
 	dir   string     // folder under templates/
-	on    bool       // whether the service has it
 	items []Instance // the named instances its _item_ files are rendered for
 }
 
-// templateDirs lists the template folders and which of them the model's
-// service gets.
+// templateDirs lists the template folders the model's service gets: the
+// shared ones, for what its kinds need, then each kind's own.
 func (m *Model) templateDirs() []templateDir {
-	var consumers, cleaners []Instance
-	for _, c := range m.Consumers {
-		consumers = append(consumers, c)
+	shared := []struct {
+		dir string
+		on  bool
+	}{
+		{"base", true},
+		{"postgres", m.UsesPostgres},
+		{"kafka-client", m.UsesKafka},
+		{"asynq-dedicated", m.AsynqWorker},
 	}
-	for _, c := range m.Cleaners {
-		cleaners = append(cleaners, c)
+	var out []templateDir
+	for _, d := range shared {
+		if d.on {
+			out = append(out, templateDir{dir: d.dir})
+		}
 	}
-	return []templateDir{
-		{"base", true, nil},
-		{"http", m.HTTP, nil},
-		{"postgres", m.UsesPostgres, nil},
-		{"kafka-client", m.UsesKafka, nil},
-		{"outbox", m.Outbox, nil},
-		{"kafka", m.Kafka, consumers},
-		{"cleaner", m.Cleaner, cleaners},
-		{"asynq", m.Asynq, nil},
-		{"asynq-dedicated", m.AsynqWorker, nil},
+	for _, k := range m.kindsOn() {
+		var items []Instance
+		if k.items != nil {
+			items = k.items(m)
+		}
+		for _, dir := range k.Dirs {
+			out = append(out, templateDir{dir, items})
+		}
 	}
+	return out
 }
 
-// userOwned lists the templates whose output belongs to the user.
-var userOwned = map[string]bool{
-	"base/.gitignore.tmpl":                           true,
-	"http/internal/httpapi/routes.go.tmpl":           true,
-	"http/internal/httpapi/routes_test.go.tmpl":      true,
-	"asynq/internal/tasks/example_test.go.tmpl":      true,
-	"outbox/internal/outbox/example.go.tmpl":         true,
-	"outbox/internal/outbox/example_test.go.tmpl":    true,
-	"kafka/internal/consumer/_item__handler.go.tmpl": true,
-	"asynq/internal/tasks/example.go.tmpl":           true,
-
-	// How to test the handler beside it: the user extends it with their work.
-	"kafka/internal/consumer/_item__handler_test.go.tmpl": true,
-}
+// userOwnedSuffix marks a template whose file belongs to the user: written
+// once, when missing, never overwritten. Ownership is declared by the
+// template's own name, beside its content.
+const userOwnedSuffix = ".user.tmpl"
 
 // plannedFromTemplate maps templates/<dir>/<rel> to its output path.
 func (m *Model) plannedFromTemplate(dir, tmpl string, items []Instance) []PlannedFile {
-	rel := strings.TrimSuffix(strings.TrimPrefix(tmpl, dir+"/"), ".tmpl")
-	rel = strings.ReplaceAll(rel, "_name_", m.Name)
 	owner := OwnedByGsgen
-	if userOwned[tmpl] {
+	rel := strings.TrimPrefix(tmpl, dir+"/")
+	if strings.HasSuffix(rel, userOwnedSuffix) {
 		owner = OwnedByUser
+		rel = strings.TrimSuffix(rel, userOwnedSuffix)
 	}
+	rel = strings.ReplaceAll(strings.TrimSuffix(rel, ".tmpl"), "_name_", m.Name)
 	if !strings.Contains(rel, "_item_") {
 		return []PlannedFile{{Path: rel, Owner: owner, Template: tmpl}}
 	}

@@ -59,6 +59,12 @@ func (m *Model) poolSize() PoolSize {
 		add("cleaner "+c.Name, 1)
 		p.Loops++
 	}
+	for _, w := range m.Workers {
+		// Its function is the user's: it gets the pool, and holds a
+		// connection at most while it runs.
+		add("worker "+w.Name, 1)
+		p.Loops++
+	}
 	if m.AsynqInProcess {
 		add("asynq handlers (concurrency)", m.TaskServer.Concurrency)
 	}

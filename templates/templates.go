@@ -4,13 +4,14 @@
 // (and postgres and kafka-client, shared by the components that use them).
 // Inside a folder, a file's path is its path in the service with ".tmpl"
 // appended; "_name_" stands for the service name and "_item_" for a named
-// instance (a Kafka consumer, a cleaner). Shared snippets are named partials in partials/.
-// Who owns each output file is decided by the plan in package generator.
+// instance (a Kafka consumer, a cleaner, a worker, a task type). Shared snippets are named
+// partials in partials/. A file named *.user.tmpl gives a file the user owns: written
+// once, never overwritten; every other file belongs to gsgen.
 package templates
 
 import "embed"
 
 // FS holds every template.
 //
-//go:embed all:base all:http all:postgres all:kafka-client all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:gomod all:partials all:sqlc
+//go:embed all:base all:http all:postgres all:kafka-client all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:worker all:task all:gomod all:partials all:sqlc
 var FS embed.FS

@@ -1,0 +1,357 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Kind describes one kind of part a service can have, in one place. Plan
+// renders its template folders when it is on (its _item_ files once per
+// named instance), the ladder holds its timeouts to their drain, the
+// deployment sets the variables its config reads, the answers' limits bound
+// its numbers, and add and remove edit its named instances. A new kind is
+// one entry in Kinds, its template folder (a template named *.user.tmpl
+// gives a file the user owns), and its lines in config.go.tmpl and
+// main.go.tmpl, the one place where the start and stop order is written.
+type Kind struct {
+	Name Component // what gsgen.yaml, gsgen add and gsgen remove call it
+	// Chosen says it is one of components:; the other kinds (worker, task)
+	// are on when the answers list instances of them.
+	Chosen bool
+	What   string   // one line, for help and prompts
+	Dirs   []string // its template folders under templates/
+	Needs  []Need   // the servers it talks to
+	// Instances is its named instances in the answers; nil for a kind that
+	// has none (http, outbox, asynq).
+	Instances *Instances
+	on        func(*Model) bool
+	items     func(*Model) []Instance // what its _item_ templates render for
+	drains    func(*Model) []Drain    // drains of its own in step 3; the Run loops share the worker drain
+	bounds    func(*Model) []Bound    // its timeouts that must fit in a drain
+	env       func(*Model) []EnvVar   // the variables config.go reads for it
+	settings  func(Answers) []setting // its numbers, held to their limits
+}
+
+// Need is a server a kind talks to: the service gets its client, config and
+// deploy pieces when one of its kinds needs it.
+type Need int
+
+// The servers.
+const (
+	NeedsPostgres Need = iota
+	NeedsKafka
+	NeedsRedis
+)
+
+// Kinds that are not components: chosen by listing instances.
+const (
+	Worker Component = "worker" // a periodic Run loop calling a function of the user's
+	Task   Component = "task"   // an asynq task type of the user's
+)
+
+// Kinds lists every kind in the order the service's files, config and
+// ladder list them.
+var Kinds = []*Kind{
+	{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
+		on:     func(m *Model) bool { return m.HTTP },
+		drains: httpDrains, env: httpEnv},
+	{Name: Outbox, Chosen: true, What: "a transactional outbox relay: PostgreSQL rows to Kafka", Dirs: []string{"outbox"},
+		Needs:  []Need{NeedsPostgres, NeedsKafka},
+		on:     func(m *Model) bool { return m.Outbox },
+		bounds: outboxBounds, env: outboxEnv, settings: outboxSettings},
+	{Name: Asynq, Chosen: true, What: "an asynq task server and client (Redis)", Dirs: []string{"asynq"},
+		Needs:  []Need{NeedsRedis},
+		on:     func(m *Model) bool { return m.Asynq },
+		drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings},
+	{Name: Kafka, Chosen: true, What: "Kafka consumers, each a named reader with its own handler", Dirs: []string{"kafka"},
+		Needs:     []Need{NeedsPostgres, NeedsKafka},
+		Instances: instancesOf("consumer", "kafka", func(a *Answers) *[]ConsumerAnswers { return &a.Consumers }),
+		on:        func(m *Model) bool { return m.Kafka },
+		items:     func(m *Model) []Instance { return instances(m.Consumers) },
+		bounds:    consumerBounds, env: consumerEnv, settings: consumerSettings},
+	{Name: Cleaner, Chosen: true, What: "cleaners deleting expired rows in small batches", Dirs: []string{"cleaner"},
+		Needs:     []Need{NeedsPostgres},
+		Instances: instancesOf("cleaner", "cleaners", func(a *Answers) *[]CleanerAnswers { return &a.Cleaners }),
+		on:        func(m *Model) bool { return m.Cleaner },
+		items:     func(m *Model) []Instance { return instances(m.Cleaners) },
+		env:       cleanerEnv, settings: cleanerSettings},
+	{Name: Worker, What: "a periodic worker: a Run loop calling a function of yours every interval", Dirs: []string{"worker"},
+		Instances: instancesOf("worker", "workers", func(a *Answers) *[]WorkerAnswers { return &a.Workers }),
+		on:        func(m *Model) bool { return len(m.Workers) > 0 },
+		items:     func(m *Model) []Instance { return instances(m.Workers) },
+		bounds:    workerBounds, env: workerEnv, settings: workerSettings},
+	{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
+		Instances: instancesOf("task", "tasks", func(a *Answers) *[]TaskAnswers { return &a.Tasks }),
+		on:        func(m *Model) bool { return len(m.Tasks) > 0 },
+		items:     func(m *Model) []Instance { return instances(m.Tasks) },
+		bounds:    taskBounds, settings: taskSettings},
+}
+
+// KindNamed returns the kind called name, or nil.
+func KindNamed(name string) *Kind {
+	i := slices.IndexFunc(Kinds, func(k *Kind) bool { return string(k.Name) == name })
+	if i < 0 {
+		return nil
+	}
+	return Kinds[i]
+}
+
+// KindNames lists the names of every kind gsgen add takes.
+func KindNames() []string {
+	out := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		out[i] = string(k.Name)
+	}
+	return out
+}
+
+// kindsOn lists the kinds the model's service has, in order.
+func (m *Model) kindsOn() []*Kind {
+	return slices.DeleteFunc(slices.Clone(Kinds), func(k *Kind) bool { return !k.on(m) })
+}
+
+// needs says whether a kind the service has talks to server n.
+func (m *Model) needs(n Need) bool {
+	return slices.ContainsFunc(m.kindsOn(), func(k *Kind) bool { return slices.Contains(k.Needs, n) })
+}
+
+// instances turns a slice of named instances into []Instance.
+func instances[T Instance](list []T) []Instance {
+	out := make([]Instance, len(list))
+	for i, x := range list {
+		out[i] = x
+	}
+	return out
+}
+
+// Instances is how add and remove reach a kind's named instances in the
+// answers, whatever their type.
+type Instances struct {
+	Noun  string // "consumer"
+	Field string // its key in gsgen.yaml: "kafka"
+	names func(Answers) []string
+	drop  func(a *Answers, name string) // removes the one called name
+	clear func(a *Answers)
+}
+
+func instancesOf[T named](noun, field string, list func(*Answers) *[]T) *Instances {
+	return &Instances{Noun: noun, Field: field,
+		names: func(a Answers) []string {
+			var out []string
+			for _, x := range *list(&a) {
+				out = append(out, x.instanceName())
+			}
+			return out
+		},
+		drop: func(a *Answers, name string) {
+			*list(a) = slices.DeleteFunc(slices.Clone(*list(a)), func(x T) bool { return x.instanceName() == name })
+		},
+		clear: func(a *Answers) { *list(a) = nil },
+	}
+}
+
+// The kinds' pieces, each beside the others of its kind.
+
+func httpDrains(m *Model) []Drain {
+	return []Drain{{"HTTP drain", "http_shutdown", m.Timeouts.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests"}}
+}
+
+func httpEnv(m *Model) []EnvVar {
+	return []EnvVar{
+		{"HTTP_ADDR", ":" + strconv.Itoa(m.HTTPPort), "http.port"},
+		durationVar("HTTP_SHUTDOWN_TIMEOUT", m.Timeouts.HTTPShutdown, "timeouts.http_shutdown"),
+	}
+}
+
+func asynqDrains(m *Model) []Drain {
+	if !m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
+		return nil
+	}
+	return []Drain{{"asynq drain", "asynq_shutdown", m.Timeouts.AsynqShutdown, "asynq Shutdown waits for active tasks"}}
+}
+
+func asynqBounds(m *Model) []Bound {
+	return []Bound{taskBound("asynq task timeout", "timeouts.task_timeout", m.Timeouts.TaskTimeout, m)}
+}
+
+// taskBound holds one task timeout to asynq's ShutdownTimeout.
+func taskBound(name, field string, d time.Duration, m *Model) Bound {
+	return Bound{Name: name, Field: field, D: d,
+		LimitName: "asynq ShutdownTimeout", LimitKey: "asynq_shutdown", Limit: m.Timeouts.AsynqShutdown,
+		Allowed: m.TaskServer != nil && m.TaskServer.AllowRequeue,
+		Why:     "a deploy would cut such a task and re-run it from scratch (allowed only with asynq.allow_requeue when handlers are idempotent)"}
+}
+
+func asynqEnv(m *Model) []EnvVar {
+	env := []EnvVar{
+		{"ASYNQ_CONCURRENCY", strconv.Itoa(m.TaskServer.Concurrency), "asynq.concurrency"},
+		durationVar("ASYNQ_SHUTDOWN_TIMEOUT", m.Timeouts.AsynqShutdown, "timeouts.asynq_shutdown"),
+	}
+	if m.AsynqWorker {
+		env = append(env, durationVar("WORKER_TERMINATION_GRACE_PERIOD", m.workerLadder().Grace, "the worker Deployment's terminationGracePeriodSeconds"))
+	}
+	return env
+}
+
+func asynqSettings(a Answers) []setting {
+	s := []setting{count("asynq.concurrency", a.Asynq.Concurrency, limits.AsynqConcurrency)}
+	for _, q := range sortedKeys(a.Asynq.Queues) {
+		s = append(s, count("asynq.queues."+q, a.Asynq.Queues[q], limits.QueuePriority))
+	}
+	return s
+}
+
+func outboxBounds(m *Model) []Bound {
+	return []Bound{{Name: "outbox batch timeout", Field: "outbox.batch_timeout", D: m.Relay.BatchTimeout,
+		LimitName: "worker drain", LimitKey: "worker_drain", Limit: m.Timeouts.WorkerDrain,
+		Why: "a batch in flight at SIGTERM could not finish before the pool closes"}}
+}
+
+func outboxEnv(m *Model) []EnvVar {
+	r := m.Relay
+	return []EnvVar{
+		{"OUTBOX_BATCH_SIZE", strconv.Itoa(r.BatchSize), "outbox.batch_size"},
+		durationVar("OUTBOX_POLL_INTERVAL", r.PollInterval, "outbox.poll_interval"),
+		durationVar("OUTBOX_BATCH_TIMEOUT", r.BatchTimeout, "outbox.batch_timeout"),
+		{"OUTBOX_ORDERED", strconv.FormatBool(r.Ordered), "not outbox.unordered"},
+		{"OUTBOX_MAX_ATTEMPTS", strconv.Itoa(r.MaxAttempts), "outbox.max_attempts"},
+		durationVar("OUTBOX_BACKOFF_MIN", r.BackoffMin, "outbox.backoff_min"),
+		durationVar("OUTBOX_BACKOFF_MAX", r.BackoffMax, "outbox.backoff_max"),
+		{"OUTBOX_MAX_MESSAGE_BYTES", deployOutboxMaxMessageBytes, "not an answer: at most the topics' max.message.bytes"},
+	}
+}
+
+func outboxSettings(a Answers) []setting {
+	o := a.Outbox
+	return []setting{
+		count("outbox.batch_size", o.BatchSize, limits.OutboxBatchSize),
+		duration("outbox.poll_interval", o.PollInterval, maxTimeout),
+		duration("outbox.batch_timeout", o.BatchTimeout, maxTimeout),
+		count("outbox.max_attempts", o.MaxAttempts, limits.OutboxMaxAttempts),
+		duration("outbox.backoff_min", o.BackoffMin, maxTimeout),
+		duration("outbox.backoff_max", o.BackoffMax, maxTimeout),
+	}
+}
+
+func consumerBounds(m *Model) []Bound {
+	var out []Bound
+	for i, c := range m.Consumers {
+		// The message in hand at SIGTERM: its handler, then what follows it
+		// (dead-letter write and offset commit), which the commit timeout bounds.
+		b := sum([]Term{
+			{"consumer " + c.Name + " handler timeout", fmt.Sprintf("kafka[%d].handler_timeout", i), c.HandlerTimeout},
+			{"commit timeout", fmt.Sprintf("kafka[%d].commit_timeout", i), c.CommitTimeout},
+		})
+		b.LimitName, b.LimitKey, b.Limit = "worker drain", "worker_drain", m.Timeouts.WorkerDrain
+		b.Why = "the message in hand at SIGTERM could not finish, be dead-lettered if it failed, and commit before the reader closes"
+		out = append(out, b)
+	}
+	return out
+}
+
+func consumerEnv(m *Model) []EnvVar {
+	var env []EnvVar
+	for i, c := range m.Consumers {
+		from := fmt.Sprintf("kafka[%d].", i)
+		env = append(env,
+			EnvVar{c.EnvPrefix + "TOPIC", c.Topic, from + "topic"},
+			EnvVar{c.EnvPrefix + "GROUP", c.Group, from + "group"},
+			durationVar(c.EnvPrefix+"HANDLER_TIMEOUT", c.HandlerTimeout, from+"handler_timeout"),
+			durationVar(c.EnvPrefix+"COMMIT_TIMEOUT", c.CommitTimeout, from+"commit_timeout"),
+			EnvVar{c.EnvPrefix + "MAX_ATTEMPTS", strconv.Itoa(c.MaxAttempts), from + "max_attempts"},
+			EnvVar{c.EnvPrefix + "DLQ_TOPIC", c.DeadLetterTopic, from + "dead_letter_topic"},
+		)
+	}
+	return env
+}
+
+func consumerSettings(a Answers) []setting {
+	var s []setting
+	for i, c := range a.Consumers {
+		s = append(s,
+			duration(fmt.Sprintf("kafka[%d].handler_timeout", i), c.HandlerTimeout, maxTimeout),
+			duration(fmt.Sprintf("kafka[%d].commit_timeout", i), c.CommitTimeout, maxTimeout),
+			count(fmt.Sprintf("kafka[%d].max_attempts", i), c.MaxAttempts, limits.ConsumerMaxAttempts))
+	}
+	return s
+}
+
+func cleanerEnv(m *Model) []EnvVar {
+	var env []EnvVar
+	for i, c := range m.Cleaners {
+		from := fmt.Sprintf("cleaners[%d].", i)
+		env = append(env,
+			durationVar(c.EnvPrefix+"RETENTION", c.Retention, from+"retention"),
+			durationVar(c.EnvPrefix+"INTERVAL", c.Interval, from+"interval"),
+			EnvVar{c.EnvPrefix + "BATCH_SIZE", strconv.Itoa(c.BatchSize), from + "batch_size"},
+		)
+	}
+	return env
+}
+
+func cleanerSettings(a Answers) []setting {
+	var s []setting
+	for i, c := range a.Cleaners {
+		s = append(s,
+			duration(fmt.Sprintf("cleaners[%d].retention", i), c.Retention, maxRetention),
+			duration(fmt.Sprintf("cleaners[%d].interval", i), c.Interval, maxRetention),
+			count(fmt.Sprintf("cleaners[%d].batch_size", i), c.BatchSize, limits.CleanerBatchSize))
+	}
+	return s
+}
+
+func workerBounds(m *Model) []Bound {
+	var out []Bound
+	for i, w := range m.Workers {
+		out = append(out, Bound{Name: "worker " + w.Name + " timeout", Field: fmt.Sprintf("workers[%d].timeout", i), D: w.Timeout,
+			LimitName: "worker drain", LimitKey: "worker_drain", Limit: m.Timeouts.WorkerDrain,
+			Why: "the run in hand at SIGTERM could not finish before the pool closes"})
+	}
+	return out
+}
+
+func workerEnv(m *Model) []EnvVar {
+	var env []EnvVar
+	for i, w := range m.Workers {
+		from := fmt.Sprintf("workers[%d].", i)
+		env = append(env,
+			durationVar(w.EnvPrefix+"INTERVAL", w.Interval, from+"interval"),
+			durationVar(w.EnvPrefix+"TIMEOUT", w.Timeout, from+"timeout"))
+	}
+	return env
+}
+
+func workerSettings(a Answers) []setting {
+	var s []setting
+	for i, w := range a.Workers {
+		s = append(s,
+			duration(fmt.Sprintf("workers[%d].interval", i), w.Interval, maxRetention),
+			duration(fmt.Sprintf("workers[%d].timeout", i), w.Timeout, maxTimeout))
+	}
+	return s
+}
+
+func taskBounds(m *Model) []Bound {
+	var out []Bound
+	for i, t := range m.Tasks {
+		out = append(out, taskBound("task "+t.Type+" timeout", fmt.Sprintf("tasks[%d].timeout", i), t.Timeout, m))
+	}
+	return out
+}
+
+func taskSettings(a Answers) []setting {
+	var s []setting
+	for i, t := range a.Tasks {
+		s = append(s,
+			duration(fmt.Sprintf("tasks[%d].timeout", i), t.Timeout, maxTimeout),
+			count(fmt.Sprintf("tasks[%d].max_retry", i), t.MaxRetry, limits.TaskMaxRetry))
+	}
+	return s
+}
+
+// durationVar is a variable holding a duration answer.
+func durationVar(name string, d time.Duration, from string) EnvVar {
+	return EnvVar{name, Seconds(d), from}
+}

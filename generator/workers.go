@@ -1,0 +1,159 @@
+package generator
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// WorkerJob is one periodic worker: gsgen's Run loop calls the user's
+// function every Interval, each call bounded by Timeout.
+type WorkerJob struct {
+	Name      string // "nightly-report"
+	GoName    string // "NightlyReport"
+	FileName  string // "nightly_report"
+	EnvPrefix string // "WORKER_NIGHTLY_REPORT_"
+	Interval  time.Duration
+	Timeout   time.Duration
+}
+
+// ItemFileName names the worker's per-instance files.
+func (w WorkerJob) ItemFileName() string { return w.FileName }
+
+// InstanceName is the name the user gave it.
+func (w WorkerJob) InstanceName() string { return w.Name }
+
+func (w WorkerAnswers) instanceName() string { return w.Name }
+
+// TaskType is one asynq task type of the user's: their handler and payload
+// in a file of theirs, gsgen's registration and enqueue helper.
+type TaskType struct {
+	Type     string // its name in Redis: "report:build"
+	GoName   string // "ReportBuild"
+	FileName string // "report_build"
+	Timeout  time.Duration
+	Queue    string
+	MaxRetry int
+}
+
+// ItemFileName names the task's per-instance files.
+func (t TaskType) ItemFileName() string { return t.FileName }
+
+// InstanceName is the type the user gave it.
+func (t TaskType) InstanceName() string { return t.Type }
+
+func (t TaskAnswers) instanceName() string { return t.Type }
+
+// Queue is one asynq queue and how often the server takes from it.
+type Queue struct {
+	Name     string
+	Priority int
+}
+
+// Defaults of workers and tasks.
+const (
+	DefaultTaskMaxRetry = 5
+	DefaultQueue        = "default"
+)
+
+var (
+	defaultWorkerInterval = time.Minute
+	defaultWorkerTimeout  = 10 * time.Second
+)
+
+var (
+	// taskTypeRE is what asynq task type names look like: words joined by ':'.
+	taskTypeRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*(:[a-z][a-z0-9_-]*)*$`)
+	queueRE    = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+)
+
+// exampleTaskGoName is the Go name of the example task asynq brings
+// (tasks/example.go): a task type of the user's must not take it.
+const exampleTaskGoName = "WelcomeEmail"
+
+// workerDefaults fills the worker and task answers that were not given.
+func (a *Answers) workerDefaults() {
+	for i := range a.Workers {
+		w := &a.Workers[i]
+		setDefault(&w.Interval, Duration(defaultWorkerInterval))
+		setDefault(&w.Timeout, Duration(min(defaultWorkerTimeout, time.Duration(a.Timeouts.WorkerDrain))))
+	}
+	for i := range a.Tasks {
+		t := &a.Tasks[i]
+		setDefault(&t.Timeout, a.Timeouts.TaskTimeout)
+		setDefault(&t.Queue, DefaultQueue)
+		setDefault(&t.MaxRetry, DefaultTaskMaxRetry)
+	}
+}
+
+// deriveWorkers validates the workers and the task types and derives them.
+func (m *Model) deriveWorkers(a Answers) error {
+	seen := map[string]bool{}
+	for i, w := range a.Workers {
+		field := fmt.Sprintf("workers[%d]", i)
+		if err := validateInstanceName(field+".name", w.Name, seen); err != nil {
+			return err
+		}
+		m.Workers = append(m.Workers, WorkerJob{Name: w.Name, GoName: goName(w.Name), FileName: snake(w.Name),
+			EnvPrefix: envPrefix("WORKER", w.Name), Interval: time.Duration(w.Interval), Timeout: time.Duration(w.Timeout)})
+	}
+	if len(a.Tasks) > 0 && !m.Asynq {
+		return &InputError{Field: "tasks", Msg: "task types are listed but the asynq component is not chosen", Fix: "add asynq to components (gsgen add task adds it), or remove the tasks list"}
+	}
+	seenType, seenGo := map[string]bool{}, map[string]string{exampleTaskGoName: "the example task email:welcome"}
+	queues := map[string]bool{DefaultQueue: true}
+	for i, t := range a.Tasks {
+		field := fmt.Sprintf("tasks[%d]", i)
+		if !taskTypeRE.MatchString(t.Type) || len(t.Type) > 64 {
+			return &InputError{Field: field + ".type", Msg: Quote(t.Type) + " is not a task type gsgen accepts", Fix: "use lower-case words joined by ':', e.g. report:build (at most 64 characters)"}
+		}
+		if seenType[t.Type] {
+			return &InputError{Field: field + ".type", Msg: Quote(t.Type) + " is listed twice", Fix: "give each task type once"}
+		}
+		seenType[t.Type] = true
+		g := taskGoName(t.Type)
+		if other, ok := seenGo[g]; ok {
+			return &InputError{Field: field + ".type", Msg: fmt.Sprintf("%s and %s both become the Go name %s", Quote(t.Type), other, g), Fix: "rename one of them"}
+		}
+		seenGo[g] = Quote(t.Type)
+		if time.Duration(t.Timeout)%time.Second != 0 {
+			return &InputError{Field: field + ".timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", t.Timeout),
+				Fix: "use whole seconds, e.g. " + Seconds(max(time.Second, time.Duration(t.Timeout).Truncate(time.Second)))}
+		}
+		if !queueRE.MatchString(t.Queue) || len(t.Queue) > 64 {
+			return &InputError{Field: field + ".queue", Msg: Quote(t.Queue) + " is not a queue name gsgen accepts", Fix: "use lower-case letters, digits, '-' and '_', e.g. critical"}
+		}
+		queues[t.Queue] = true
+		m.Tasks = append(m.Tasks, TaskType{Type: t.Type, GoName: g, FileName: taskFileName(t.Type),
+			Timeout: time.Duration(t.Timeout), Queue: t.Queue, MaxRetry: t.MaxRetry})
+	}
+	if !m.Asynq {
+		return nil
+	}
+	for _, q := range sortedKeys(a.Asynq.Queues) {
+		if !queues[q] {
+			return &InputError{Field: "asynq.queues." + q, Msg: "no task uses queue " + Quote(q), Fix: "remove it, or give a task --queue " + q}
+		}
+	}
+	for _, q := range slices.Sorted(maps.Keys(queues)) {
+		p := a.Asynq.Queues[q]
+		if p == 0 {
+			p = 1
+		}
+		m.Queues = append(m.Queues, Queue{q, p})
+	}
+	return nil
+}
+
+// taskGoName turns "report:build" into "ReportBuild".
+func taskGoName(t string) string {
+	return goName(strings.NewReplacer(":", "-", "_", "-").Replace(t))
+}
+
+// taskFileName turns "report:build" into "report_build".
+func taskFileName(t string) string {
+	return strings.NewReplacer(":", "_", "-", "_").Replace(t)
+}

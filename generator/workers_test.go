@@ -1,0 +1,167 @@
+package generator
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// withWorkerAndTask is an HTTP service with one worker and one task type.
+func withWorkerAndTask(t *testing.T) Answers {
+	t.Helper()
+	a, err := Answers{Name: "shop", Components: []string{"http"}}.AddWorker(WorkerAnswers{Name: "nightly-report", Interval: Duration(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err = a.AddTask(TaskAnswers{Type: "report:build", Timeout: Duration(20 * time.Second), Queue: "reports"}); err != nil {
+		t.Fatal(err)
+	}
+	return a.WithDefaults()
+}
+
+func TestWorkerAndTaskAreDerived(t *testing.T) {
+	a := withWorkerAndTask(t)
+	if !slices.Contains(a.Components, string(Asynq)) {
+		t.Fatalf("AddTask did not add asynq: components %v", a.Components)
+	}
+	m, err := NewModel(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := m.Workers[0]
+	if w.GoName != "NightlyReport" || w.EnvPrefix != "WORKER_NIGHTLY_REPORT_" || w.Interval != time.Hour || w.Timeout != 10*time.Second {
+		t.Errorf("worker = %+v", w)
+	}
+	task := m.Tasks[0]
+	if task.GoName != "ReportBuild" || task.FileName != "report_build" || task.Queue != "reports" || task.MaxRetry != DefaultTaskMaxRetry {
+		t.Errorf("task = %+v", task)
+	}
+	if got := m.Queues; !slices.Equal(got, []Queue{{"default", 1}, {"reports", 1}}) {
+		t.Errorf("queues = %v", got)
+	}
+	if !m.HasWorkers {
+		t.Error("a service with a worker has Run loops of gsgen's")
+	}
+	// Each kind's files, with the owner its template's name gives.
+	plan, err := Plan(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owners := map[string]Owner{}
+	for _, f := range plan {
+		owners[f.Path] = f.Owner
+	}
+	for p, want := range map[string]Owner{
+		"internal/worker/worker.go":              OwnedByGsgen,
+		"internal/worker/nightly_report.go":      OwnedByUser,
+		"internal/worker/nightly_report_test.go": OwnedByUser,
+		"internal/tasks/types.go":                OwnedByGsgen,
+		"internal/tasks/report_build.go":         OwnedByUser,
+		"internal/parts/parts.go":                OwnedByUser,
+		"internal/parts/part.go":                 OwnedByGsgen,
+		"internal/httpapi/routes.go":             OwnedByUser,
+		".gitignore":                             OwnedByUser,
+	} {
+		if got, ok := owners[p]; !ok || got != want {
+			t.Errorf("%s: planned %v, owner %v; want owner %v", p, ok, got, want)
+		}
+	}
+	// The variables config.go reads for the worker are in the ConfigMap.
+	var names []string
+	for _, e := range m.Deploy.Config {
+		names = append(names, e.Name)
+	}
+	for _, v := range []string{"WORKER_NIGHTLY_REPORT_INTERVAL", "WORKER_NIGHTLY_REPORT_TIMEOUT", "WORKER_DRAIN_TIMEOUT"} {
+		if !slices.Contains(names, v) {
+			t.Errorf("ConfigMap lacks %s: %v", v, names)
+		}
+	}
+}
+
+// A worker's timeout and a task's are held to their drains like the rest.
+func TestWorkerAndTaskTimeoutsAreOnTheLadder(t *testing.T) {
+	a := withWorkerAndTask(t)
+	a.Workers[0].Timeout = Duration(21 * time.Second)
+	_, err := NewModel(a)
+	if err == nil || !strings.Contains(err.Error(), "workers[0].timeout: worker nightly-report timeout 21s is longer than worker drain 20s") {
+		t.Fatalf("err = %v", err)
+	}
+
+	a = withWorkerAndTask(t)
+	a.Tasks[0].Timeout = Duration(30 * time.Second)
+	_, err = NewModel(a)
+	if err == nil || !strings.Contains(err.Error(), "tasks[0].timeout: task report:build timeout 30s is longer than asynq ShutdownTimeout 25s") {
+		t.Fatalf("err = %v", err)
+	}
+	a.Asynq.AllowRequeue = true
+	m, err := NewModel(a)
+	if err != nil {
+		t.Fatalf("with allow_requeue: %v", err)
+	}
+	if w := strings.Join(m.Warnings(), "\n"); !strings.Contains(w, "tasks[0].timeout") {
+		t.Errorf("no warning for the allowed excess: %q", w)
+	}
+}
+
+func TestBadWorkersAndTasksAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Answers)
+		field string
+	}{
+		{"worker name", func(a *Answers) { a.Workers[0].Name = "Nightly" }, "workers[0].name"},
+		{"worker twice", func(a *Answers) { a.Workers = append(a.Workers, a.Workers[0]) }, "workers[1].name"},
+		{"worker env clash", func(a *Answers) { a.Workers[0].Name = "drain" }, "workers[0].timeout"},
+		{"task type", func(a *Answers) { a.Tasks[0].Type = "Report Build" }, "tasks[0].type"},
+		{"task twice", func(a *Answers) { a.Tasks = append(a.Tasks, a.Tasks[0]) }, "tasks[1].type"},
+		{"task takes the example's name", func(a *Answers) { a.Tasks[0].Type = "welcome:email" }, "tasks[0].type"},
+		{"task timeout not whole", func(a *Answers) { a.Tasks[0].Timeout = Duration(1500 * time.Millisecond) }, "tasks[0].timeout"},
+		{"queue", func(a *Answers) { a.Tasks[0].Queue = "Reports!" }, "tasks[0].queue"},
+		{"priority of a queue no task uses", func(a *Answers) { a.Asynq.Queues = map[string]int{"other": 2} }, "asynq.queues.other"},
+		{"priority too high", func(a *Answers) { a.Asynq.Queues = map[string]int{"reports": 1000} }, "asynq.queues.reports"},
+		{"tasks without asynq", func(a *Answers) { a.Components = []string{"http"}; a.Asynq = AsynqAnswers{} }, "tasks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := withWorkerAndTask(t)
+			tc.edit(&a)
+			_, err := NewModel(a.WithDefaults())
+			var ie *InputError
+			if !errors.As(err, &ie) || !strings.HasPrefix(ie.Field, tc.field) {
+				t.Fatalf("err = %v, want an *InputError for %s", err, tc.field)
+			}
+		})
+	}
+}
+
+// Removing a worker or a task type removes that one; the user's files stay
+// (Regenerate leaves them, TestRerun shows it). Removing asynq takes the
+// task types with it.
+func TestRemoveWorkerAndTask(t *testing.T) {
+	a := withWorkerAndTask(t)
+	if _, err := a.RemoveComponent(Worker, ""); err == nil || !strings.Contains(err.Error(), "nightly-report") {
+		t.Errorf("remove worker without a name: %v, want the names listed", err)
+	}
+	if _, err := a.RemoveComponent(Worker, "daily"); err == nil {
+		t.Error("removed a worker that does not exist")
+	}
+	b, err := a.RemoveComponent(Worker, "nightly-report")
+	if err != nil || len(b.Workers) != 0 || !slices.Equal(b.Components, a.Components) {
+		t.Fatalf("remove worker: %v, %+v", err, b)
+	}
+	b, err = a.RemoveComponent(Task, "report:build")
+	if err != nil || len(b.Tasks) != 0 || !slices.Contains(b.Components, string(Asynq)) {
+		t.Fatalf("remove task: %v, %+v", err, b)
+	}
+	b, err = a.RemoveComponent(Asynq, "")
+	if err != nil || len(b.Tasks) != 0 {
+		t.Fatalf("remove asynq: %v, tasks %v", err, b.Tasks)
+	}
+	if _, err := NewModel(b.WithDefaults()); err != nil {
+		t.Errorf("without asynq: %v", err)
+	}
+	if _, err := a.AddWorker(a.Workers[0]); err == nil {
+		t.Error("added a second worker of the same name")
+	}
+}
