@@ -13,7 +13,10 @@ import (
 
 // TestRerun replays golden/rerun/steps.txt with the real gsgen binary and
 // compares the service it ends with against golden/rerun/service: the
-// "run once, rerun to add a worker" path, recorded.
+// "run once, rerun to add a worker" path, recorded. A line starting with
+// "! append FILE TEXT" is the user editing a file of theirs. After every
+// step the service builds, vets and passes its own tests, and every file the
+// user owns holds the bytes it held before (or the user's edit).
 func TestRerun(t *testing.T) {
 	root := t.TempDir()
 	bin := filepath.Join(root, "gsgen")
@@ -23,16 +26,31 @@ func TestRerun(t *testing.T) {
 	}
 	work := filepath.Join(root, "work")
 	os.Mkdir(work, 0o755)
+	service := filepath.Join(work, "shop")
 
 	f, err := os.Open(filepath.Join("rerun", "steps.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	userFiles := map[string]string{} // path in the service -> the bytes the user's file must hold
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if edit, ok := strings.CutPrefix(line, "! append "); ok {
+			path, text, _ := strings.Cut(edit, " ")
+			b, err := os.ReadFile(filepath.Join(service, path))
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			b = append(b, text+"\n"...)
+			if err := os.WriteFile(filepath.Join(service, path), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			userFiles[path] = string(b)
 			continue
 		}
 		cmd := exec.Command(bin, strings.Fields(line)...)
@@ -40,8 +58,24 @@ func TestRerun(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("gsgen %s: %v\n%s", line, err, out)
 		}
+		for path, want := range userFiles {
+			if got, err := os.ReadFile(filepath.Join(service, path)); err != nil || string(got) != want {
+				t.Errorf("after gsgen %s, the user's %s changed (%v)", line, path, err)
+			}
+		}
+		for path := range userOwned(t, service) {
+			if _, seen := userFiles[path]; !seen {
+				b, _ := os.ReadFile(filepath.Join(service, path))
+				userFiles[path] = string(b)
+			}
+		}
+		if !testing.Short() {
+			goCmd(t, service, "build", "./...")
+			goCmd(t, service, "vet", "./...")
+			goCmd(t, service, "test", "./...")
+		}
 	}
-	got := filepath.Join(work, "shop")
+	got := service
 	want := filepath.Join("rerun", "service")
 	if *update {
 		if err := os.RemoveAll(want); err != nil {
@@ -55,4 +89,20 @@ func TestRerun(t *testing.T) {
 	if diff := cmp.Diff(readTree(t, want), readTree(t, got)); diff != "" {
 		t.Errorf("the rerun sequence ends with another service than golden/rerun/service (-golden +now); if intended, go test ./golden -update:\n%s", diff)
 	}
+}
+
+// userOwned lists the files gsgen.lock says the user owns.
+func userOwned(t *testing.T, service string) map[string]bool {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(service, "gsgen.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "user" {
+			out[f[2]] = true
+		}
+	}
+	return out
 }

@@ -610,7 +610,7 @@ func TestPlanBrokenShowsBudget(t *testing.T) {
 	if !strings.Contains(stdout, "11s past SIGKILL") || !strings.Contains(stdout, "ladder: BROKEN") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
-	if !strings.Contains(stderr, "use grace 41s or more, or shorten http_shutdown to 14s") {
+	if !strings.Contains(stderr, "use grace 41s or more, or shorten http_shutdown and worker_drain to 14s") {
 		t.Errorf("stderr: %s", stderr)
 	}
 }

@@ -48,6 +48,7 @@ var (
 		"9090", // HTTP port [8080]
 		"",     // preStop [10s]
 		"40s",  // HTTP drain [25s]
+		"",     // worker drain [20s]: your parts drain in it
 		"",     // close [1s]
 		"",     // margin [5s]
 		"75s",  // grace period [60s]
@@ -85,6 +86,7 @@ var (
 		"2",        // asynq mode [inprocess]: 2 is dedicated
 		"", "", "", // preStop, HTTP drain, asynq drain
 		"",         // asynq task timeout [20s]
+		"",         // worker drain [20s]: your parts drain in it
 		"", "", "", // close, margin, grace period
 		"", // Write it to DIR? [Y/n]
 	}
@@ -160,6 +162,7 @@ func TestPromptsAskAgainWithTheReason(t *testing.T) {
 		"http", "", // HTTP port
 		"",                  // preStop
 		"25 seconds", "25s", // HTTP drain
+		"",       // worker drain
 		"0s", "", // close
 		"",    // margin
 		"20s", // grace period: breaks the ladder
@@ -216,6 +219,7 @@ func TestPromptsSkipWhatFlagsGave(t *testing.T) {
 		"github.com/acme/shop", // Go module path
 		"",                     // HTTP port
 		"", "40s", "", "",      // preStop, HTTP drain, asynq drain, asynq task timeout
+		"",     // worker drain
 		"", "", // close, margin
 		"", // Write it to DIR?
 	}

@@ -82,7 +82,7 @@ func rerunNote(c generator.Change) string {
 	case c.Action == generator.Skip:
 		return " (yours, and you deleted it: not brought back)"
 	case c.Action == generator.Leave:
-		return " (yours, from a removed component: left in place; adapt or delete it)"
+		return " (yours, and what used it is removed: left in place; adapt or delete it)"
 	}
 	return ""
 }

@@ -26,6 +26,7 @@ import (
 	"example.com/orders/internal/config"
 	"example.com/orders/internal/httpapi"
 	"example.com/orders/internal/metrics"
+	"example.com/orders/internal/parts"
 	"example.com/orders/internal/tasks"
 )
 
@@ -99,6 +100,15 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	}()
 	logger.Info("admin server listening", "addr", adminLn.Addr().String())
 
+	// What your own code running beside gsgen's parts gets: your parts
+	// (internal/parts).
+	deps := parts.Deps{Logger: logger}
+
+	// wg counts the background Run loops (here, your parts' alone); step 3
+	// waits for it. Each loop is added right before its go statement, so
+	// wg.Wait cannot miss one that has not started yet.
+	var wg sync.WaitGroup
+
 	// asynq. The client enqueues tasks from the HTTP handlers (httpapi.Deps);
 	// it is closed in step 4, once HTTP has drained.
 	taskCfg := tasks.Config{
@@ -116,6 +126,16 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	if err := taskClient.Ping(); err != nil {
 		fail("asynq", fmt.Errorf("redis at %s: %w", cfg.RedisAddr, err))
 	}
+
+	// Your own parts (internal/parts/parts.go), after gsgen's: they may use
+	// everything above. They drain with the Run loops in step 3 and close in
+	// step 4, before the pool.
+	userParts := parts.New(deps)
+	for _, p := range userParts {
+		wg.Add(1)
+		go p.Run(ctx, &wg)
+	}
+
 	// Start each part after what it depends on. HTTP comes last, so the
 	// service says it is ready only once everything behind its handlers is up.
 	srv := httpapi.NewServer(routes, httpapi.Deps{Logger: logger, Tasks: taskClient}, cfg.HTTPShutdownTimeout)
@@ -185,6 +205,22 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 					return nil
 				})
 			})
+			drain.Go(func() {
+				sd.part("drained", "workers", func() error {
+					// Your parts' Run loops return once they have finished what they
+					// have in hand; ctx was cancelled in step 2.
+					finished := make(chan struct{})
+					go func() { wg.Wait(); close(finished) }()
+					timer := time.NewTimer(cfg.WorkerDrainTimeout)
+					defer timer.Stop()
+					select {
+					case <-finished:
+						return nil
+					case <-timer.C:
+						return fmt.Errorf("not drained within WORKER_DRAIN_TIMEOUT %v", cfg.WorkerDrainTimeout)
+					}
+				})
+			})
 			drain.Wait()
 		})
 
@@ -199,6 +235,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 				// The asynq client, now that HTTP has drained: no request is left
 				// that could enqueue a task.
 				closing.Go(func() { sd.part("closed", "asynq client", taskClient.Close) })
+				// Your parts: their Run returned in step 3.
+				for _, p := range userParts {
+					closing.Go(func() { sd.closePart(p.Name(), cfg.CloseTimeout, p.Close) })
+				}
 				closing.Wait()
 			})
 			// The admin listener after everything else: the probes answered
@@ -250,6 +290,16 @@ func (s *shutdown) part(msg, name string, do func() error) {
 		return
 	}
 	s.logger.Info(msg, "part", name, "took", took)
+}
+
+// closePart closes one part with a context that ends at budget: a close
+// that needs the network (leaving a Kafka group) may hang on it.
+func (s *shutdown) closePart(name string, budget time.Duration, close func(context.Context) error) {
+	s.part("closed", name, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		defer cancel()
+		return close(ctx)
+	})
 }
 
 // within runs do and waits for it at most budget (set by the variable

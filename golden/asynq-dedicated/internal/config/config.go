@@ -41,6 +41,7 @@ type Config struct {
 	RedisDB              int           // REDIS_DB: the Redis database number
 	AsynqConcurrency     int           // ASYNQ_CONCURRENCY: how many tasks one process runs at once
 	AsynqShutdownTimeout time.Duration // ASYNQ_SHUTDOWN_TIMEOUT: how long running tasks may take to finish at shutdown
+	WorkerDrainTimeout   time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
 }
 
 // The defaults are the answers given to gsgen. Together they fit the shutdown
@@ -62,7 +63,8 @@ const (
 	defaultAsynqShutdownTimeout = 25 * time.Second
 	// taskTimeout is the longest a task may run (task_timeout in gsgen.yaml,
 	// tasks.TaskTimeout): the drain must outlast it.
-	taskTimeout = 20 * time.Second
+	taskTimeout               = 20 * time.Second
+	defaultWorkerDrainTimeout = 20 * time.Second
 )
 
 // Load reads the configuration of cmd/orders through lookup (os.LookupEnv
@@ -73,6 +75,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	return load(lookup, process{graceKey: "TERMINATION_GRACE_PERIOD", grace: mainGrace, preStop: true, drains: func(c Config) []drain {
 		return []drain{
 			{"HTTP_SHUTDOWN_TIMEOUT", c.HTTPShutdownTimeout},
+			{"WORKER_DRAIN_TIMEOUT", c.WorkerDrainTimeout},
 		}
 	}})
 }
@@ -122,9 +125,10 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 		RedisDB:              e.index("REDIS_DB", defaultRedisDB, 15),
 		AsynqConcurrency:     e.count("ASYNQ_CONCURRENCY", defaultAsynqConcurrency, 1000),
 		AsynqShutdownTimeout: e.duration("ASYNQ_SHUTDOWN_TIMEOUT", defaultAsynqShutdownTimeout),
+		WorkerDrainTimeout:   e.duration("WORKER_DRAIN_TIMEOUT", defaultWorkerDrainTimeout),
 	}
-	// The ladder, checked again at run time: a batch or a message in hand
-	// must fit in the worker drain, or shutdown cuts it.
+	// The ladder, checked again at run time: a batch, a message or a run in
+	// hand must fit in the worker drain, or shutdown cuts it.
 	// The ladder, checked again with the deployed value: a task may run for
 	// taskTimeout, so a shorter drain would cut it on every deploy.
 	if e.ok("ASYNQ_SHUTDOWN_TIMEOUT") && c.AsynqShutdownTimeout < taskTimeout {

@@ -39,7 +39,7 @@ type Config struct {
 	ShutdownTimeout time.Duration
 
 	// Queues the server takes tasks from, each with its priority; nil means
-	// QueueDefault alone. Tests give each server queues of its own, so that
+	// the service's queues (Queues below). Tests give each server queues of its own, so that
 	// servers sharing a Redis database never take each other's tasks.
 	Queues map[string]int
 
@@ -58,6 +58,9 @@ const TaskTimeout = 20 * time.Second
 // QueueDefault is the queue every task goes to. An idle server polls each of
 // its queues in turn, so one queue keeps that to one Redis call per poll.
 const QueueDefault = "default"
+
+// Queues are the service's queues and their priorities: QueueDefault alone.
+var Queues = map[string]int{QueueDefault: 1}
 
 // taskCheckInterval is how long an idle server waits between two polls of
 // Redis (a random wait between half and one and a half times this). Stop
@@ -93,7 +96,7 @@ func NewServer(cfg Config, logger *slog.Logger) *asynq.Server {
 // queues is the server's queues with their priorities.
 func queues(cfg Config) map[string]int {
 	if cfg.Queues == nil {
-		return map[string]int{QueueDefault: 1}
+		return Queues
 	}
 	return cfg.Queues
 }

@@ -304,7 +304,7 @@ func TestShutdownStepsAreLoggedInOrder(t *testing.T) {
 // after them and the admin listener last).
 var (
 	wantStopped = []string{}
-	wantDrained = []string{"http"}
+	wantDrained = []string{"http", "workers"}
 	// Closed side by side, in any order.
 	wantClosed = []string{}
 	// Closed after them, in this order.

@@ -29,7 +29,8 @@ type Config struct {
 	// it); 0 when there is none. main sets the Go runtime's soft limit from it.
 	MemoryLimit int64
 	// GOMEMLIMIT is set: the Go runtime has read a soft limit of its own.
-	GoMemLimitSet bool
+	GoMemLimitSet      bool
+	WorkerDrainTimeout time.Duration // WORKER_DRAIN_TIMEOUT: how long the background loops may take to stop
 }
 
 // The defaults are the answers given to gsgen. Together they fit the shutdown
@@ -40,10 +41,11 @@ const (
 	defaultHTTPShutdownTimeout = 25 * time.Second
 	defaultCloseTimeout        = time.Second
 	// The budget of README.md, "Shutdown budget": the manifests pass the same.
-	defaultGrace    = time.Minute
-	defaultPreStop  = 10 * time.Second
-	defaultMargin   = 5 * time.Second
-	defaultLogLevel = slog.LevelInfo
+	defaultGrace              = time.Minute
+	defaultPreStop            = 10 * time.Second
+	defaultMargin             = 5 * time.Second
+	defaultLogLevel           = slog.LevelInfo
+	defaultWorkerDrainTimeout = 20 * time.Second
 )
 
 // Load reads the configuration of cmd/orders through lookup (os.LookupEnv
@@ -54,6 +56,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	return load(lookup, process{graceKey: "TERMINATION_GRACE_PERIOD", grace: mainGrace, preStop: true, drains: func(c Config) []drain {
 		return []drain{
 			{"HTTP_SHUTDOWN_TIMEOUT", c.HTTPShutdownTimeout},
+			{"WORKER_DRAIN_TIMEOUT", c.WorkerDrainTimeout},
 		}
 	}})
 }
@@ -83,11 +86,12 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			PreStop: e.pause("PRESTOP_SLEEP", defaultPreStop),
 			Margin:  e.duration("SHUTDOWN_MARGIN", defaultMargin),
 		},
-		LogLevel:    e.level("LOG_LEVEL", defaultLogLevel),
-		MemoryLimit: e.bytes("MEMORY_LIMIT"),
+		LogLevel:           e.level("LOG_LEVEL", defaultLogLevel),
+		MemoryLimit:        e.bytes("MEMORY_LIMIT"),
+		WorkerDrainTimeout: e.duration("WORKER_DRAIN_TIMEOUT", defaultWorkerDrainTimeout),
 	}
-	// The ladder, checked again at run time: a batch or a message in hand
-	// must fit in the worker drain, or shutdown cuts it.
+	// The ladder, checked again at run time: a batch, a message or a run in
+	// hand must fit in the worker drain, or shutdown cuts it.
 	_, c.GoMemLimitSet = lookup("GOMEMLIMIT")
 	budget := c.Budget
 	budget.Grace = p.grace(c)

@@ -30,6 +30,7 @@ import (
 	"example.com/relay/internal/metrics"
 	"example.com/relay/internal/migrate"
 	"example.com/relay/internal/outbox"
+	"example.com/relay/internal/parts"
 	"example.com/relay/internal/postgres"
 )
 
@@ -118,9 +119,13 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		return exitFailed
 	}
 
-	// wg counts the background Run loops; step 3 waits for it. Each loop is
-	// added right before its go statement, so wg.Wait cannot miss one that
-	// has not started yet.
+	// What your own code running beside gsgen's parts gets: your parts
+	// (internal/parts).
+	deps := parts.Deps{Logger: logger, Pool: pool}
+
+	// wg counts the background Run loops; step 3
+	// waits for it. Each loop is added right before its go statement, so
+	// wg.Wait cannot miss one that has not started yet.
 	var wg sync.WaitGroup
 
 	// One way to reach Kafka, with the TLS and SASL of KAFKA_TLS and
@@ -198,6 +203,15 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		BatchSize: cfg.ProcessedEventsCleaner.BatchSize,
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
+
+	// Your own parts (internal/parts/parts.go), after gsgen's: they may use
+	// everything above. They drain with the Run loops in step 3 and close in
+	// step 4, before the pool.
+	userParts := parts.New(deps)
+	for _, p := range userParts {
+		wg.Add(1)
+		go p.Run(ctx, &wg)
+	}
 	// Everything has started: ready for work.
 	ready.Set(true)
 
@@ -236,8 +250,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			var drain sync.WaitGroup
 			drain.Go(func() {
 				sd.part("drained", "workers", func() error {
-					// Every Run loop returns once it has finished the batch, delete or
-					// message in hand; ctx was cancelled in step 2.
+					// Every Run loop, your parts' too, returns once it has finished
+					// what it has in hand (a batch, a delete, a message, ...);
+					// ctx was cancelled in step 2.
 					finished := make(chan struct{})
 					go func() { wg.Wait(); close(finished) }()
 					timer := time.NewTimer(cfg.WorkerDrainTimeout)
@@ -270,18 +285,16 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 				// block for up to the reader's MaxWait, or longer while the group
 				// rebalances, hence the deadline.
 				for _, c := range consumers {
-					closing.Go(func() {
-						sd.part("closed", "kafka reader "+c.Name(), func() error {
-							closeCtx, cancel := context.WithTimeout(context.Background(), cfg.CloseTimeout)
-							defer cancel()
-							return c.Close(closeCtx)
-						})
-					})
+					closing.Go(func() { sd.closePart("kafka reader "+c.Name(), cfg.CloseTimeout, c.Close) })
 				}
 				// The dead-letter writer: no consumer can write to it any more, their
 				// loops returned in step 3. Close waits only for an attempt whose
 				// consumer gave up on it, and that attempt ends within CLOSE_TIMEOUT.
 				closing.Go(func() { sd.part("closed", "kafka dead-letter writer", deadLetters.Close) })
+				// Your parts: their Run returned in step 3.
+				for _, p := range userParts {
+					closing.Go(func() { sd.closePart(p.Name(), cfg.CloseTimeout, p.Close) })
+				}
 				closing.Wait()
 				// The writers' shared connections: a Writer given a Transport leaves
 				// them open on Close, and nothing writes to Kafka any more.
@@ -341,6 +354,16 @@ func (s *shutdown) part(msg, name string, do func() error) {
 		return
 	}
 	s.logger.Info(msg, "part", name, "took", took)
+}
+
+// closePart closes one part with a context that ends at budget: a close
+// that needs the network (leaving a Kafka group) may hang on it.
+func (s *shutdown) closePart(name string, budget time.Duration, close func(context.Context) error) {
+	s.part("closed", name, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		defer cancel()
+		return close(ctx)
+	})
 }
 
 // within runs do and waits for it at most budget (set by the variable

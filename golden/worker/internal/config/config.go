@@ -203,8 +203,8 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 	if e.ok("OUTBOX_BACKOFF_MIN", "OUTBOX_BACKOFF_MAX") && c.Outbox.BackoffMin > c.Outbox.BackoffMax {
 		e.bad("OUTBOX_BACKOFF_MIN", c.Outbox.BackoffMin.String(), "must not exceed OUTBOX_BACKOFF_MAX "+c.Outbox.BackoffMax.String()+": the first wait doubles up to it")
 	}
-	// The ladder, checked again at run time: a batch or a message in hand
-	// must fit in the worker drain, or shutdown cuts it.
+	// The ladder, checked again at run time: a batch, a message or a run in
+	// hand must fit in the worker drain, or shutdown cuts it.
 	if e.ok("OUTBOX_BATCH_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && c.Outbox.BatchTimeout > c.WorkerDrainTimeout {
 		e.bad("OUTBOX_BATCH_TIMEOUT", c.Outbox.BatchTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would wait for a batch longer than the drain allows")
 	}

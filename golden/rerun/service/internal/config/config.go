@@ -188,8 +188,8 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			BatchSize: e.count("CLEANER_OLD_EVENTS_BATCH_SIZE", 500, 10000),
 		},
 	}
-	// The ladder, checked again at run time: a batch or a message in hand
-	// must fit in the worker drain, or shutdown cuts it.
+	// The ladder, checked again at run time: a batch, a message or a run in
+	// hand must fit in the worker drain, or shutdown cuts it.
 	if handler, commit := c.ProductEventsConsumer.HandlerTimeout, c.ProductEventsConsumer.CommitTimeout; e.ok("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", "KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && handler+commit > c.WorkerDrainTimeout {
 		e.bad("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", handler.String(), fmt.Sprintf("+ KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT %v = %v is longer than WORKER_DRAIN_TIMEOUT %v: a shutdown would cut the message in hand before its commit; shorten either, or raise WORKER_DRAIN_TIMEOUT to at least %[2]v",
 			commit, handler+commit, c.WorkerDrainTimeout))
