@@ -66,4 +66,9 @@ func (d *ServiceDir) ReadService() (*Service, error) {
 
 // Model validates the service's answers and derives its model, with the
 // tables its own migrations create (its cleaners may target them).
-func (s *Service) Model() (*Model, error) { return newModel(s.Answers.WithDefaults(), s.UserSQL) }
+func (s *Service) Model() (*Model, error) { return s.ModelOf(s.Answers.WithDefaults()) }
+
+// ModelOf validates answers a (defaults applied) as answers of this service,
+// its own SQL included: what gsgen add checks an answer against as it is
+// typed.
+func (s *Service) ModelOf(a Answers) (*Model, error) { return newModel(a, s.UserSQL) }

@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"slices"
+	"time"
 )
 
 // userTableSQL is a migration of the user's own, so that a cleaner can
@@ -72,6 +73,30 @@ func AcceptedSpace() ([]AcceptedService, error) {
 				out = append(out, AcceptedService{name, a, userSQL})
 			}
 		}
+	}
+	// Workers and task types are lists, not components: a few shapes cover
+	// what they change (a worker with and without the pool, a task type with
+	// the server in process and in its own binary), instead of doubling the
+	// space.
+	worker := []WorkerAnswers{{Name: "report", Interval: Duration(time.Minute)}}
+	task := []TaskAnswers{{Type: "report:build", Queue: "reports"}}
+	for _, x := range []struct {
+		name, comps, mode string
+		workers           []WorkerAnswers
+		tasks             []TaskAnswers
+	}{
+		{"s-h-w", "http", "", worker, nil},
+		{"s-o-w", "outbox", "", worker, nil},
+		{"s-ha-i-wt", "http,asynq", "inprocess", worker, task},
+		{"s-a-d-t", "asynq", "dedicated", nil, task},
+		{"s-hoakc-i-g-wt", "http,outbox,asynq,kafka,cleaner", "inprocess", worker, task},
+	} {
+		a := Answers{Name: "svc", Module: "example.com/svc", Components: SplitList(x.comps), Asynq: AsynqAnswers{Mode: x.mode},
+			Workers: x.workers, Tasks: x.tasks}.WithDefaults()
+		if _, err := newModel(a, nil); err != nil {
+			return nil, fmt.Errorf("%s is refused: %w", x.name, err)
+		}
+		out = append(out, AcceptedService{x.name, a, nil})
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/prompt"
 	"github.com/gsgen-dev/gsgen/generator"
 )
 
@@ -32,6 +33,12 @@ func addRerunFlags(cmd *cobra.Command) *rerunFlags {
 // rerun reads the service, lets edit change its answers, regenerates and
 // writes (or, with --dry-run, shows) the changes.
 func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
+	return rerunService(e, f, func(_ *generator.Service, a *generator.Answers) error { return edit(a) })
+}
+
+// rerunService is rerun with the service at hand, for an edit that checks
+// answers against it (its own SQL included).
+func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generator.Answers) error) error {
 	// The lock is held for the whole read-modify-write: a second run waits,
 	// then reads what this one wrote.
 	d, err := generator.OpenServiceDir(f.dir, f.dryRun, e.say)
@@ -44,7 +51,7 @@ func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
 		return err
 	}
 	a := svc.Answers
-	if err := edit(&a); err != nil {
+	if err := edit(svc, &a); err != nil {
 		return err
 	}
 	m, changes, err := svc.Regenerate(a.WithDefaults(), f.force)
@@ -91,6 +98,7 @@ func newAddCmd(e *env) *cobra.Command {
 	var rf *rerunFlags
 	var settings *settingFlags
 	var inst instanceFlags
+	var accessible bool
 	cmd := &cobra.Command{
 		Use:   "add KIND [NAME]",
 		Short: "Add a component, a worker or a task type to a generated service",
@@ -109,23 +117,43 @@ you edited by hand stop the run with a diff, unless --force.`,
   gsgen add kafka product-events --topic products
   gsgen add asynq --asynq-mode dedicated
   gsgen add outbox --dry-run`,
-		Args: argsBetween(1, 2, "KIND and, for kafka, cleaner, worker and task, a NAME"),
+		Args: argsBetween(0, 2, "KIND and, for kafka, cleaner, worker and task, a NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := ""
+			kind, name := "", ""
+			if len(args) > 0 {
+				kind = args[0]
+			}
 			if len(args) == 2 {
 				name = args[1]
 			}
 			var before []string
-			err := rerun(e, rf, func(a *generator.Answers) error {
+			err := rerunService(e, rf, func(svc *generator.Service, a *generator.Answers) error {
 				before = a.Components
 				if err := settings.apply(cmd.Flags(), a); err != nil {
 					return err
 				}
+				if kind == "" {
+					// Nothing named: ask, as gsgen new does.
+					ask, ok := asker(e, accessible)
+					if !ok {
+						return &generator.InputError{Field: "KIND", Msg: "no KIND given, and stdin is not a terminal, so gsgen cannot ask",
+							Fix: "name it: gsgen add KIND [NAME], KIND one of " + strings.Join(generator.KindNames(), ", ") + " (e.g. " + addExample[generator.Worker] + "), or pass --accessible to answer line by line on stdin"}
+					}
+					added, err := prompt.AddInterview(ask, *a, rf.dir, svc.ModelOf)
+					if cerr := ask.Close(); err == nil {
+						err = cerr
+					}
+					if err != nil {
+						return err
+					}
+					kind, *a = added.Kind, added.Answers
+					return nil
+				}
 				var err error
-				*a, err = inst.add(cmd.Flags(), *a, args[0], name)
+				*a, err = inst.add(cmd.Flags(), *a, kind, name)
 				return err
 			})
-			if err == nil && args[0] == string(generator.Task) && !slices.Contains(before, string(generator.Asynq)) {
+			if err == nil && kind == string(generator.Task) && !slices.Contains(before, string(generator.Asynq)) {
 				fmt.Fprintln(e.stdout, "added asynq too: a task type needs a task server (asynq.mode in gsgen.yaml says where it runs)")
 			}
 			return err
@@ -134,6 +162,7 @@ you edited by hand stop the run with a diff, unless --force.`,
 	rf = addRerunFlags(cmd)
 	settings = addSettingFlags(cmd)
 	inst.register(cmd.Flags())
+	cmd.Flags().BoolVar(&accessible, "accessible", false, "without KIND: ask with plain numbered prompts, one answer per line of stdin")
 	return cmd
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/mattn/go-isatty"
 	"io"
 	"os"
 	"strings"
@@ -124,6 +125,7 @@ func isTerminal(r io.Reader) bool {
 	if !ok {
 		return false
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	// A character device is not enough: /dev/null is one, and a script
+	// running gsgen </dev/null has nobody to answer.
+	return isatty.IsTerminal(f.Fd())
 }

@@ -36,7 +36,7 @@ var asynqModes = []Option{
 // (generator.NewModel on the answers so far), so a prompt refuses exactly
 // what an answers file would.
 func Interview(ask Asker, given generator.Answers, dir, defaultName string) (generator.Answers, error) {
-	iv := &interview{ask: ask, a: given, defaultName: defaultName, asked: map[string]question{}}
+	iv := &interview{ask: ask, a: given, defaultName: defaultName, asked: map[string]question{}, model: generator.NewModel}
 	if err := iv.checkGiven(); err != nil {
 		return generator.Answers{}, err
 	}
@@ -68,6 +68,13 @@ type interview struct {
 	a           generator.Answers   // what is known so far; zero is unanswered
 	defaultName string              // offered for the service name
 	asked       map[string]question // by answers path: only these may be asked again
+	// model validates answers (defaults applied) as the command will:
+	// generator.NewModel for a new service, the service's own model (its
+	// SQL included) for gsgen add.
+	model func(generator.Answers) (*generator.Model, error)
+	// boundsNow refuses a timeout past its drain as it is typed: gsgen add
+	// asks nothing later that could make it fit.
+	boundsNow bool
 }
 
 // question is one answer typed as text.
@@ -86,7 +93,7 @@ func (iv *interview) text(q question) error {
 		if err := q.set(&candidate, s); err != nil {
 			return err
 		}
-		return fieldError(candidate, q.field)
+		return iv.fieldError(candidate, q.field)
 	}})
 	if err != nil {
 		return err
@@ -98,11 +105,11 @@ func (iv *interview) text(q question) error {
 // fieldError is the generator's complaint about the answers, if it names
 // one of fields. Complaints about other answers wait for their own question;
 // the ladder is checked at the end.
-func fieldError(a generator.Answers, fields ...string) error {
-	_, err := generator.NewModel(a.WithDefaults())
+func (iv *interview) fieldError(a generator.Answers, fields ...string) error {
+	_, err := iv.model(a.WithDefaults())
 	var broken *generator.LadderError
 	var input *generator.InputError
-	if errors.As(err, &broken) || !errors.As(err, &input) || !slices.Contains(fields, input.Field) {
+	if errors.As(err, &broken) && !iv.boundsNow || !errors.As(err, &input) || !slices.Contains(fields, input.Field) {
 		return nil
 	}
 	if input.Fix == "" {
@@ -117,6 +124,8 @@ func clone(a generator.Answers) generator.Answers {
 	a.Components = slices.Clone(a.Components)
 	a.Consumers = slices.Clone(a.Consumers)
 	a.Cleaners = slices.Clone(a.Cleaners)
+	a.Workers = slices.Clone(a.Workers)
+	a.Tasks = slices.Clone(a.Tasks)
 	return a
 }
 
@@ -134,7 +143,7 @@ func (iv *interview) checkGiven() error {
 		candidate.Name = "service" // any valid name: the name is asked
 		candidate.Module = cmp.Or(iv.a.Module, generator.DefaultModule(candidate.Name))
 	}
-	_, err := generator.NewModel(candidate)
+	_, err := iv.model(candidate)
 	if errors.As(err, new(*generator.LadderError)) {
 		return nil
 	}
@@ -181,7 +190,7 @@ func (iv *interview) components() error {
 			}
 			candidate := clone(iv.a)
 			candidate.Components = p
-			return fieldError(candidate, "components", "cleaners")
+			return iv.fieldError(candidate, "components", "cleaners")
 		}}, []string{generator.DefaultComponents})
 	iv.a.Components = picked
 	return err
@@ -370,7 +379,7 @@ func usage(key string) string {
 
 // ladder is the budget of the answers so far, broken or not.
 func (iv *interview) ladder() (generator.Ladder, error) {
-	m, err := generator.NewModel(iv.defaults())
+	m, err := iv.model(iv.defaults())
 	var broken *generator.LadderError
 	if errors.As(err, &broken) {
 		return broken.Ladder, nil
@@ -386,7 +395,7 @@ func (iv *interview) ladder() (generator.Ladder, error) {
 // answered here, offering a value that fits.
 func (iv *interview) fitLadder() (*generator.Model, error) {
 	for {
-		m, err := generator.NewModel(iv.defaults())
+		m, err := iv.model(iv.defaults())
 		var broken *generator.LadderError
 		if !errors.As(err, &broken) {
 			return m, err

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// add worker and add task write the user's files once and wire gsgen's;
+// remove takes the wiring away and leaves the user's files, listed.
+func TestAddWorkerAndTask(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop")
+	out := mustGsgen(t, "add", "worker", "nightly-report", "--interval", "24h", "--timeout", "15s", "--dir", dir)
+	for _, want := range []string{"create    internal/worker/nightly_report.go", "create    internal/worker/worker.go", "overwrite cmd/shop/main.go"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("add worker output lacks %q:\n%s", want, out)
+		}
+	}
+	out = mustGsgen(t, "add", "task", "report:build", "--timeout", "20s", "--queue", "reports", "--dir", dir)
+	for _, want := range []string{"create    internal/tasks/report_build.go", "create    internal/tasks/types.go", "added asynq too"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("add task output lacks %q:\n%s", want, out)
+		}
+	}
+	yaml, _ := os.ReadFile(filepath.Join(dir, "gsgen.yaml"))
+	for _, want := range []string{"name: nightly-report", "interval: 24h", "type: report:build", "queue: reports", "components: [http, asynq]"} {
+		if !strings.Contains(string(yaml), want) {
+			t.Errorf("gsgen.yaml lacks %q:\n%s", want, yaml)
+		}
+	}
+	mine := filepath.Join(dir, "internal/worker/nightly_report.go")
+	edited, _ := os.ReadFile(mine)
+	edited = append(edited, "// mine\n"...)
+	writeFile(t, mine, string(edited))
+
+	out = mustGsgen(t, "remove", "worker", "nightly-report", "--dir", dir)
+	if !strings.Contains(out, "leave     internal/worker/nightly_report.go") || !strings.Contains(out, "delete    internal/worker/worker.go") {
+		t.Errorf("remove worker output:\n%s", out)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != string(edited) {
+		t.Error("remove worker touched the user's file")
+	}
+	mustGsgen(t, "remove", "task", "report:build", "--dir", dir)
+	if _, err := os.Stat(filepath.Join(dir, "internal/tasks/report_build.go")); err != nil {
+		t.Errorf("remove task took the user's handler: %v", err)
+	}
+}
+
+// One bad answer, one clear error, exit 2, nothing written.
+func TestAddWorkerAndTaskRefuseBadInput(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop")
+	before := treeHash(t, dir)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"add", "worker", "nightly"}, "add worker needs --interval"},
+		{[]string{"add", "worker", "--interval", "1h"}, "add worker needs a NAME"},
+		{[]string{"add", "worker", "nightly", "--interval", "1h", "--timeout", "30s"}, "workers[0].timeout: worker nightly timeout 30s is longer than worker drain 20s"},
+		{[]string{"add", "worker", "nightly", "--interval", "0s"}, "--interval"},
+		{[]string{"add", "worker", "Nightly", "--interval", "1h"}, `workers[0].name: "Nightly" is not a valid name`},
+		{[]string{"add", "task", "report:build"}, "add task needs --timeout"},
+		{[]string{"add", "task", "report:build", "--timeout", "30s"}, "tasks[0].timeout: task report:build timeout 30s is longer than asynq ShutdownTimeout 25s"},
+		{[]string{"add", "task", "report build", "--timeout", "10s"}, "tasks[0].type"},
+		{[]string{"add", "task", "report:build", "--timeout", "10s", "--max-retry", "0"}, "--max-retry"},
+		{[]string{"remove", "worker", "nightly"}, `no worker named "nightly"`},
+		{[]string{"remove", "worker"}, "remove worker needs the worker's name"},
+		{[]string{"add", "http", "x"}, "has no named instances"},
+	} {
+		code, _, stderr := gsgen(t, append(c.args, "--dir", dir)...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("gsgen %s: exit %d, stderr %q, want 2 and one line with %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+	}
+	if treeHash(t, dir) != before {
+		t.Error("a refused add or remove changed the service")
+	}
+	// The task timeout may pass asynq's drain when the user says the handlers
+	// are idempotent: a warning, not an error.
+	code, _, stderr := gsgen(t, "add", "task", "report:build", "--timeout", "30s", "--asynq-allow-requeue", "--dir", dir)
+	if code != exitOK || !strings.Contains(stderr, "warning: tasks[0].timeout") {
+		t.Errorf("with --asynq-allow-requeue: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// gsgen add with nothing named asks, with the prompts of gsgen new; without
+// a terminal and without --accessible it says what to give.
+func TestAddAsks(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop")
+	code, _, stderr := gsgen(t, "add", "--dir", dir)
+	if code != exitBadInput || !strings.Contains(stderr, "no KIND given, and stdin is not a terminal") {
+		t.Fatalf("without a terminal: exit %d, %q", code, stderr)
+	}
+	answers := []string{
+		"5",       // What to add: worker (the service has http, so outbox is 1)
+		"Nightly", // Worker name: refused, asked again
+		"nightly", // Worker name
+		"2h",      // Interval [60s]
+		"30s",     // Timeout [10s]: past the worker drain, asked again
+		"12s",     // Timeout
+		"",        // Add worker nightly? [Y/n]
+	}
+	code, stdout, stderr := gsgenAnswering(t, answers, "add", "--accessible", "--dir", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, want := range []string{`"Nightly" is not a valid name`, "worker nightly timeout 30s is longer than worker drain 20s", "create    internal/worker/nightly.go"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	yaml, _ := os.ReadFile(filepath.Join(dir, "gsgen.yaml"))
+	if !strings.Contains(string(yaml), "name: nightly\n    interval: 2h\n    timeout: 12s") {
+		t.Errorf("gsgen.yaml:\n%s", yaml)
+	}
+	// Declined at the end: nothing written.
+	before := treeHash(t, dir)
+	code, _, _ = gsgenAnswering(t, []string{"6", "report:build", "", "", "", "n"}, "add", "--accessible", "--dir", dir)
+	if code == exitOK || treeHash(t, dir) != before {
+		t.Errorf("declined add: exit %d, service changed %v", code, treeHash(t, dir) != before)
+	}
+}

@@ -1,0 +1,217 @@
+package prompt
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gsgen-dev/gsgen/generator"
+)
+
+// Added is what AddInterview settled: the kind, the new instance's name
+// (empty for a component without instances) and the answers with it added.
+type Added struct {
+	Kind    string
+	Name    string
+	Answers generator.Answers
+}
+
+// AddInterview asks what to add to the service whose answers are a: the
+// kind (a component it lacks, or one more named instance), the name, the
+// kind's settings. model validates answers as the service will (its own SQL
+// included), and each answer is checked as it is typed. It returns once the
+// user confirms adding it to dir.
+func AddInterview(ask Asker, a generator.Answers, dir string, model func(generator.Answers) (*generator.Model, error)) (Added, error) {
+	iv := &interview{ask: ask, a: clone(a), asked: map[string]question{}, model: model, boundsNow: true}
+	var opts []Option
+	for _, k := range generator.Kinds {
+		if k.Instances == nil && iv.has(k.Name) {
+			continue // one of them is all a service can have
+		}
+		opts = append(opts, Option{string(k.Name), k.What})
+	}
+	kind, err := ask.ChooseOne(Choice{Title: "What to add", Help: "a component the service lacks, or one more named part", Options: opts}, opts[0].Value)
+	if err != nil {
+		return Added{}, err
+	}
+	k := generator.KindNamed(kind)
+	added := Added{Kind: kind}
+	if k.Instances == nil {
+		if iv.a, err = iv.a.AddComponent(k.Name); err != nil {
+			return Added{}, err
+		}
+		if k.Name == generator.Asynq {
+			if err := iv.asynq(); err != nil {
+				return Added{}, err
+			}
+		}
+	} else {
+		if added.Name, err = iv.addInstance(k); err != nil {
+			return Added{}, err
+		}
+	}
+	m, err := iv.model(iv.defaults())
+	if err != nil {
+		return Added{}, err // the ladder: the command reports it as flags would
+	}
+	what := kind
+	if added.Name != "" {
+		what += " " + added.Name
+	}
+	ask.Say(fmt.Sprintf("Service %s with %s: %s\n\nShutdown budget\n%s", m.Name, what, strings.Join(m.Answers.Components, ", "), m.Ladder.Table()))
+	ok, err := ask.Confirm(fmt.Sprintf("Add %s to %s?", what, dir), true)
+	switch {
+	case err != nil:
+		return Added{}, err
+	case !ok:
+		return Added{}, ErrDeclined
+	}
+	added.Answers = iv.a
+	return added, nil
+}
+
+// addInstance asks for the name and settings of one more instance of k and
+// adds it to the answers; it returns the name.
+func (iv *interview) addInstance(k *generator.Kind) (string, error) {
+	title := map[bool]string{true: "Task type", false: strings.ToUpper(k.Instances.Noun[:1]) + k.Instances.Noun[1:] + " name"}[k.Name == generator.Task]
+	i := len(iv.list(k))
+	field := fmt.Sprintf("%s[%d]", k.Instances.Field, i)
+	q := question{field: field + "." + map[bool]string{true: "type", false: "name"}[k.Name == generator.Task], title: title,
+		help: nameHelp[k.Name],
+		set: func(a *generator.Answers, s string) error {
+			var err error
+			*a, err = add(*a, k.Name, s)
+			return err
+		}}
+	// The name is set on a copy until it is accepted: Text checks it, then
+	// the interview adds it once.
+	s, err := iv.ask.Text(Text{Title: q.title, Help: q.help, Check: func(s string) error {
+		candidate := clone(iv.a)
+		if err := q.set(&candidate, s); err != nil {
+			return err
+		}
+		return iv.fieldError(candidate, q.field, k.Instances.Field)
+	}})
+	if err != nil {
+		return "", err
+	}
+	if iv.a, err = add(iv.a, k.Name, s); err != nil {
+		return "", err
+	}
+	for _, q := range iv.settings(k, i) {
+		if err := iv.text(q); err != nil {
+			return "", err
+		}
+	}
+	return s, nil
+}
+
+// list is the names of k's instances so far.
+func (iv *interview) list(k *generator.Kind) []string {
+	var out []string
+	switch k.Name {
+	case generator.Kafka:
+		for _, c := range iv.a.Consumers {
+			out = append(out, c.Name)
+		}
+	case generator.Cleaner:
+		for _, c := range iv.a.Cleaners {
+			out = append(out, c.Name)
+		}
+	case generator.Worker:
+		for _, w := range iv.a.Workers {
+			out = append(out, w.Name)
+		}
+	case generator.Task:
+		for _, t := range iv.a.Tasks {
+			out = append(out, t.Type)
+		}
+	}
+	return out
+}
+
+// add adds an instance of kind named name, with its defaults to be asked.
+func add(a generator.Answers, kind generator.Component, name string) (generator.Answers, error) {
+	switch kind {
+	case generator.Kafka:
+		return a.AddConsumer(generator.ConsumerAnswers{Name: name})
+	case generator.Cleaner:
+		// A table is needed to validate the name; it is asked next.
+		return a.AddCleaner(generator.CleanerAnswers{Name: name, Table: firstTable(a), Column: "created_at"})
+	case generator.Worker:
+		return a.AddWorker(generator.WorkerAnswers{Name: name})
+	case generator.Task:
+		return a.AddTask(generator.TaskAnswers{Type: name})
+	}
+	return a, fmt.Errorf("gsgen cannot ask for a %s yet", kind)
+}
+
+// firstTable is a table a new cleaner can start from: one of gsgen's the
+// service has.
+func firstTable(a generator.Answers) string {
+	if slices.Contains(a.Components, string(generator.Kafka)) {
+		return "processed_event"
+	}
+	return "outbox_event"
+}
+
+var nameHelp = map[generator.Component]string{
+	generator.Kafka:   "names its Run loop, files and env vars (KAFKA_<NAME>_...); lower case, digits and '-'",
+	generator.Cleaner: "names its Run loop, query and env vars (CLEANER_<NAME>_...); lower case, digits and '-'",
+	generator.Worker:  "names its Run loop, your function's file and env vars (WORKER_<NAME>_...); lower case, digits and '-'",
+	generator.Task:    "its name in Redis, words joined by ':', e.g. report:build",
+}
+
+// settings are the questions of a new instance i of k, each offering what
+// the defaults give.
+func (iv *interview) settings(k *generator.Kind, i int) []question {
+	d := iv.defaults()
+	switch k.Name {
+	case generator.Kafka:
+		c := d.Consumers[i]
+		return []question{{field: fmt.Sprintf("kafka[%d].topic", i), title: "Topic", def: c.Topic, help: "the topic it reads in its consumer group",
+			set: func(a *generator.Answers, s string) error { a.Consumers[i].Topic = s; return nil }}}
+	case generator.Cleaner:
+		c := d.Cleaners[i]
+		return []question{
+			{field: fmt.Sprintf("cleaners[%d].table", i), title: "Table", def: c.Table, help: "the table to clean: gsgen's or one your migrations create",
+				set: func(a *generator.Answers, s string) error { a.Cleaners[i].Table = s; return nil }},
+			{field: fmt.Sprintf("cleaners[%d].column", i), title: "Timestamp column", def: timestampOf(c.Table, c.Column), help: "rows whose column is older than the retention are deleted",
+				set: func(a *generator.Answers, s string) error { a.Cleaners[i].Column = s; return nil }},
+			{field: fmt.Sprintf("cleaners[%d].retention", i), title: "Retention", def: c.Retention.String(), help: "how long rows are kept, e.g. 168h for a week",
+				set: func(a *generator.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},
+		}
+	case generator.Worker:
+		w := d.Workers[i]
+		return []question{
+			{field: fmt.Sprintf("workers[%d].interval", i), title: "Interval", def: w.Interval.String(), help: "pause between two runs",
+				set: func(a *generator.Answers, s string) error { return parseDuration(s, &a.Workers[i].Interval) }},
+			{field: fmt.Sprintf("workers[%d].timeout", i), title: "Timeout", def: w.Timeout.String(),
+				help: fmt.Sprintf("how long one run may take; at most the worker drain (%v)", d.Timeouts.WorkerDrain),
+				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Workers[i].Timeout) }},
+		}
+	case generator.Task:
+		t := d.Tasks[i]
+		return []question{
+			{field: fmt.Sprintf("tasks[%d].timeout", i), title: "Timeout", def: t.Timeout.String(),
+				help: fmt.Sprintf("one attempt, in whole seconds; at most asynq's shutdown timeout (%v)", d.Timeouts.AsynqShutdown),
+				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Tasks[i].Timeout) }},
+			{field: fmt.Sprintf("tasks[%d].queue", i), title: "Queue", def: t.Queue, help: "the asynq queue it goes to",
+				set: func(a *generator.Answers, s string) error { a.Tasks[i].Queue = s; return nil }},
+			{field: fmt.Sprintf("tasks[%d].max_retry", i), title: "Max retry", def: fmt.Sprint(t.MaxRetry), help: "retries of a failing task",
+				set: func(a *generator.Answers, s string) error { return parseCount(s, &a.Tasks[i].MaxRetry) }},
+		}
+	}
+	return nil
+}
+
+// timestampOf is the column a cleaner of one of gsgen's tables compares.
+func timestampOf(table, column string) string {
+	switch table {
+	case "outbox_event":
+		return "dispatched_at"
+	case "processed_event":
+		return "processed_at"
+	}
+	return column
+}
