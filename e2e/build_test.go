@@ -48,6 +48,9 @@ type variant struct {
 	// additions are the packages under internal/ that get the tests' own
 	// handlers (see additions below).
 	additions []string
+	// files replace files the user owns (path in the service -> content),
+	// as the user would edit them.
+	files map[string]string
 
 	once sync.Once
 	dir  string // the service's source
@@ -107,6 +110,11 @@ func (v *variant) build(t *testing.T) (dir, bin string) {
 		}
 		for _, pkg := range v.additions {
 			if v.err = addHandlers(v.dir, pkg); v.err != nil {
+				return
+			}
+		}
+		for p, content := range v.files {
+			if v.err = os.WriteFile(filepath.Join(v.dir, filepath.FromSlash(p)), []byte(content), 0o644); v.err != nil {
 				return
 			}
 		}
