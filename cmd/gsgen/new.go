@@ -201,7 +201,9 @@ func equivalentCommand(dir string, m *generator.Model) string {
 	}
 	// The outbox's failure settings have no flags either.
 	outboxRetriesDefault := o.MaxAttempts == do.MaxAttempts && o.BackoffMin == do.BackoffMin && o.BackoffMax == do.BackoffMax
-	if !slices.Equal(a.Cleaners, d.Cleaners) || !consumersFromFlags(a, d) || !outboxRetriesDefault {
+	// Nor do workers, task types and queue priorities (gsgen add gives them).
+	ownParts := len(a.Workers) > 0 || len(a.Tasks) > 0 || len(a.Asynq.Queues) > 0
+	if !slices.Equal(a.Cleaners, d.Cleaners) || !consumersFromFlags(a, d) || !outboxRetriesDefault || ownParts {
 		return shellJoin("gsgen", "new", dir, "-f", filepath.Join(dir, "gsgen.yaml"), "--yes") + "   (some answers have no flag)"
 	}
 	return shellJoin(append(parts, "--yes")...)
