@@ -80,7 +80,8 @@ func TestEveryLabPlantsItsMistake(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(string(src), e.To) || (e.From != "" && strings.Contains(string(src), e.From)) {
+			gone := strings.Contains(e.To, e.From) || !strings.Contains(string(src), e.From) // an insertion keeps From
+			if !strings.Contains(string(src), e.To) || !gone {
 				t.Errorf("lab %d: %s does not hold the planted edit", l.Number, e.File)
 			}
 		}

@@ -6,6 +6,7 @@ const (
 	relayGo    = "internal/outbox/relay.go"
 	consumerGo = "internal/consumer/consumer.go"
 	tasksGo    = "internal/tasks/server.go"
+	configGo   = "internal/config/config.go"
 	deployment = "deploy/k8s/deployment.yaml"
 )
 
@@ -168,19 +169,24 @@ The relay log of the old pod ends with "context canceled".`,
 	},
 	{
 		Number: 9, Difficulty: Hard,
-		Title: "Welcome e-mails are sent twice on every deploy",
-		Symptom: `Each rolling update, the welcome-email tasks that were running are run again
-from the start on another pod, and some users get two e-mails. asynq's
-dashboard shows the tasks back in "pending" right after each pod stopped.`,
+		Title: "New pods exit at start after a task got more time",
+		Symptom: `Since the last deploy, new pods exit with code 2 right after they start and
+the rollout is stuck; the old pods keep serving. The change in that deploy
+let the welcome-email task wait longer for a slow e-mail provider.`,
 		Hints: []string{
-			"Shutdown waits ASYNQ_SHUTDOWN_TIMEOUT for running tasks, then pushes them back. How long may a task run?",
-			"Compare tasks.TaskTimeout in internal/tasks/server.go with ASYNQ_SHUTDOWN_TIMEOUT (deploy/k8s/configmap.yaml).",
-			"The ladder: task timeout <= ASYNQ_SHUTDOWN_TIMEOUT, or every deploy cuts the task (allowed only for idempotent handlers).",
+			"Read the pod's last log line: the service checked something about its timeouts before starting anything.",
+			"On SIGTERM asynq waits ASYNQ_SHUTDOWN_TIMEOUT for running tasks, then pushes them back to run again. Compare it with how long a task may now run (internal/tasks/server.go, internal/config/config.go).",
+			"The ladder: task timeout <= ASYNQ_SHUTDOWN_TIMEOUT <= what the grace period leaves. Either keep the task within 25s, or raise ASYNQ_SHUTDOWN_TIMEOUT (and check the grace period still fits: gsgen plan).",
 		},
-		Edits: []Edit{{File: tasksGo,
-			From: "const TaskTimeout = 20 * time.Second",
-			To:   "const TaskTimeout = 40 * time.Second"}},
-		Vet: true,
+		Edits: []Edit{
+			{File: tasksGo,
+				From: "const TaskTimeout = 20 * time.Second",
+				To:   "const TaskTimeout = 40 * time.Second"},
+			{File: configGo,
+				From: "taskTimeout               = 20 * time.Second",
+				To:   "taskTimeout               = 40 * time.Second"},
+		},
+		Tests: []Test{{Pkg: "./internal/config"}},
 	},
 	{
 		Number: 10, Difficulty: Hard,
