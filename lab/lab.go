@@ -261,6 +261,13 @@ func NextHint(dir string) (l Lab, n int, hint string, more bool, err error) {
 // their output to out, and reports whether the mistake is gone. env is the
 // environment of the go commands (nil: this process's).
 func Check(l Lab, dir string, out io.Writer, env []string) (bool, error) {
+	if env == nil {
+		env = os.Environ()
+	}
+	// A service test skips when PostgreSQL or Redis is unreachable, and a
+	// skipped test passes: with CI set it fails instead, naming the variable
+	// to set, so an unreachable server never reads as a fixed lab.
+	env = append(env[:len(env):len(env)], "CI=1")
 	ok := true
 	for _, t := range l.Tests {
 		args := []string{"test", "-trimpath", "-count=1", "-failfast"}

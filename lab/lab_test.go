@@ -165,3 +165,32 @@ func TestOpenRefusesADirectoryWithoutALab(t *testing.T) {
 		t.Fatalf("Open(lab 99) = %v, want bad input", err)
 	}
 }
+
+// Without PostgreSQL the demonstrating tests cannot run: the check fails
+// (they would skip, and pass, without the CI=1 that Check sets).
+func TestCheckFailsWithoutTheServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests a lab's service; skipped with -short")
+	}
+	l := Labs[7] // the outbox relay's tests need PostgreSQL
+	dir := filepath.Join(t.TempDir(), "lab")
+	if err := New(l, dir); err != nil {
+		t.Fatal(err)
+	}
+	var fix []Edit
+	for _, e := range slices.Backward(l.Edits) {
+		fix = append(fix, e.Reversed())
+	}
+	if err := Apply(dir, fix...); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "GOWORK=off", "DATABASE_URL=postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=2")
+	var out bytes.Buffer
+	ok, err := Check(l, dir, &out, env)
+	if err != nil || ok {
+		t.Fatalf("check with PostgreSQL unreachable = %v, %v; want a failed check:\n%s", ok, err, &out)
+	}
+	if !strings.Contains(out.String(), "DATABASE_URL") {
+		t.Errorf("the failure does not name DATABASE_URL:\n%s", &out)
+	}
+}
