@@ -8,7 +8,7 @@
 package lab
 
 import (
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,11 +29,12 @@ type Lab struct {
 	Number     int
 	Title      string // the symptom in a few words, never the answer
 	Difficulty Difficulty
-	Symptom    string   // what production shows: the lab's README
-	Hints      []string // from a nudge to nearly the answer
-	Edits      []Edit   // the planted mistake
-	Tests      []Test   // the service's tests that demonstrate it
-	Vet        bool     // gsgen vet (with the manifests) reports it too
+	Symptom    string            // what production shows: the lab's README
+	Hints      []string          // from a nudge to nearly the answer
+	Edits      []Edit            // the planted mistake
+	Files      map[string]string // test files written beside the service (path: name under files/)
+	Tests      []Test            // the service's tests that demonstrate it
+	Vet        bool              // gsgen vet (with the manifests) reports it too
 }
 
 // Difficulty orders the labs.
@@ -108,6 +109,12 @@ func Apply(dir string, edits ...Edit) error {
 //go:embed orders.yaml
 var ordersAnswers []byte
 
+// files holds the test files some labs add to their service (named .txt so
+// that gsgen's own build ignores them).
+//
+//go:embed files
+var labFiles embed.FS
+
 // Answers are the answers every lab's service is generated from: every
 // component, so one build cache serves all labs.
 func Answers() (generator.Answers, error) {
@@ -149,22 +156,32 @@ func New(l Lab, dir string) error {
 	if err != nil {
 		return err
 	}
-	_, files, err := generator.Generate(a)
+	_, rendered, err := generator.Generate(a)
 	if err != nil {
 		return err
 	}
 	for _, e := range l.Edits {
-		i := fileIndex(files, e.File)
+		i := fileIndex(rendered, e.File)
 		if i < 0 {
 			return fmt.Errorf("lab %d plants its mistake in %s, which gsgen no longer generates", l.Number, e.File)
 		}
-		out, err := e.ApplyTo(files[i].Content)
+		out, err := e.ApplyTo(rendered[i].Content)
 		if err != nil {
 			return fmt.Errorf("lab %d: %w", l.Number, err)
 		}
-		files[i].Content = out
+		rendered[i].Content = out
 	}
-	changes, err := generator.DiffTarget(dir, files, false)
+	for path, name := range l.Files {
+		content, err := labFiles.ReadFile("files/" + name)
+		if err != nil {
+			return err
+		}
+		if fileIndex(rendered, path) >= 0 {
+			return fmt.Errorf("lab %d adds %s, which gsgen now generates itself", l.Number, path)
+		}
+		rendered = append(rendered, generator.RenderedFile{PlannedFile: generator.PlannedFile{Path: path, Owner: generator.OwnedByUser}, Content: content})
+	}
+	changes, err := generator.DiffTarget(dir, rendered, false)
 	if err != nil {
 		return err
 	}

@@ -85,6 +85,11 @@ func TestEveryLabPlantsItsMistake(t *testing.T) {
 				t.Errorf("lab %d: %s does not hold the planted edit", l.Number, e.File)
 			}
 		}
+		for path := range l.Files {
+			if _, err := os.Stat(filepath.Join(dir, path)); err != nil {
+				t.Errorf("lab %d: its test file %s was not written: %v", l.Number, path, err)
+			}
+		}
 		got, shown, err := Open(dir)
 		if err != nil || got.Number != l.Number || shown != 0 {
 			t.Errorf("lab %d: Open = lab %d, %d hints shown, %v", l.Number, got.Number, shown, err)
