@@ -109,7 +109,7 @@ func Apply(dir string, edits ...Edit) error {
 //go:embed orders.yaml
 var ordersAnswers []byte
 
-// files holds the test files some labs add to their service (named .txt so
+// labFiles holds the test files some labs add to their service (named .txt so
 // that gsgen's own build ignores them).
 //
 //go:embed files
@@ -179,19 +179,24 @@ func New(l Lab, dir string) error {
 		if fileIndex(rendered, path) >= 0 {
 			return fmt.Errorf("lab %d adds %s, which gsgen now generates itself", l.Number, path)
 		}
-		rendered = append(rendered, generator.RenderedFile{PlannedFile: generator.PlannedFile{Path: path, Owner: generator.OwnedByUser}, Content: content})
+		rendered = append(rendered, userFile(path, content))
 	}
+	mark, err := markerBytes(marker{Lab: l.Number})
+	if err != nil {
+		return err
+	}
+	// The README and the marker are written with the service, in one write.
+	rendered = append(rendered, userFile(ReadmeFile, []byte(l.Readme())), userFile(MarkerFile, mark))
 	changes, err := generator.DiffTarget(dir, rendered, false)
 	if err != nil {
 		return err
 	}
-	if err := changes.Apply(dir); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, ReadmeFile), []byte(l.Readme()), 0o644); err != nil {
-		return err
-	}
-	return writeMarker(dir, marker{Lab: l.Number})
+	return changes.Apply(dir)
+}
+
+// userFile is a file of the lab that gsgen does not own.
+func userFile(path string, content []byte) generator.RenderedFile {
+	return generator.RenderedFile{PlannedFile: generator.PlannedFile{Path: path, Owner: generator.OwnedByUser}, Content: content}
 }
 
 func fileIndex(files generator.Rendered, path string) int {
@@ -229,12 +234,17 @@ func (l Lab) checkSummary() string {
 	return strings.Join(parts, " and ")
 }
 
-func writeMarker(dir string, m marker) error {
+func markerBytes(m marker) ([]byte, error) {
 	data, err := json.MarshalIndent(m, "", "  ")
+	return append(data, '\n'), err
+}
+
+func writeMarker(dir string, m marker) error {
+	data, err := markerBytes(m)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, MarkerFile), append(data, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(dir, MarkerFile), data, 0o644)
 }
 
 // Open returns the lab dir holds, and the hints already shown.

@@ -31,6 +31,13 @@ service's README says; Kafka in-process) and gsgen vet where a rule applies.`,
   gsgen lab new 1 ./lab1
   cd lab1 && gsgen lab check
   gsgen lab hint`,
+		// Without a subcommand, the help; an unknown one is a usage error.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return usageError{fmt.Errorf("unknown command %q for gsgen lab; choose list, new, check or hint (see gsgen lab --help)", args[0])}
+		},
 	}
 	cmd.AddCommand(newLabListCmd(e), newLabNewCmd(e), newLabCheckCmd(e), newLabHintCmd(e))
 	return cmd

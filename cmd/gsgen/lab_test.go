@@ -63,6 +63,7 @@ func TestLabBadInput(t *testing.T) {
 		{"lab", "check", t.TempDir()},
 		{"lab", "hint", t.TempDir()},
 		{"lab", "list", "extra"},
+		{"lab", "bogus"},
 	} {
 		before := snapshot(t, notEmpty)
 		code, _, stderr := gsgen(t, args...)
