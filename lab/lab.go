@@ -35,6 +35,7 @@ type Lab struct {
 	Files      map[string]string // test files written beside the service (path: name under files/)
 	Tests      []Test            // the service's tests that demonstrate it
 	Vet        bool              // gsgen vet (with the manifests) reports it too
+	Unordered  bool              // the service's relay runs without its advisory lock (outbox.unordered)
 }
 
 // Difficulty orders the labs.
@@ -156,6 +157,7 @@ func New(l Lab, dir string) error {
 	if err != nil {
 		return err
 	}
+	a.Outbox.Unordered = l.Unordered
 	_, rendered, err := generator.Generate(a)
 	if err != nil {
 		return err

@@ -8,6 +8,8 @@ const (
 	tasksGo    = "internal/tasks/server.go"
 	configGo   = "internal/config/config.go"
 	deployment = "deploy/k8s/deployment.yaml"
+	queriesGo  = "internal/db/outbox.sql.go"
+	queriesSQL = "db/queries/outbox.sql"
 )
 
 // Labs is the catalogue, in increasing difficulty. Each plants exactly one
@@ -205,5 +207,35 @@ those pods are repeated by the next pod.`,
 			From: "      # SIGKILL comes this long after preStop starts (grace): preStop 10s +\n      # HTTP drain 25s + close 1s + margin 5s = 41s fit inside.\n      terminationGracePeriodSeconds: 60\n",
 			To:   "      # SIGKILL comes this long after preStop starts.\n      terminationGracePeriodSeconds: 30\n"}},
 		Vet: true,
+	},
+	{
+		Number: 11, Difficulty: Hard, Unordered: true,
+		Title: "Events arrive twice while two versions run side by side",
+		Symptom: `During every rolling update, consumers see some events twice: the same event
+id published by the old pod and by the new one within milliseconds, though
+no pod crashed and no batch failed. Outside rollouts (one replica) it never
+happens. The relay runs unordered (outbox.unordered in gsgen.yaml), for
+throughput.`,
+		Hints: []string{
+			"Unordered, nothing stops two relays from running batches at the same time. What keeps them from taking the same rows?",
+			"Read the LockOutboxBatch query (db/queries/outbox.sql and internal/db/outbox.sql.go): what does it lock, and what happens to rows another transaction holds?",
+			"SELECT ... FOR UPDATE SKIP LOCKED: each replica locks its batch, and the other skips those rows instead of taking them (or waiting for them). Change the query in both files.",
+		},
+		Edits: []Edit{
+			{File: queriesGo,
+				From: "// SKIP LOCKED: rows another replica has locked are skipped, not waited for.\nfunc (q *Queries) LockOutboxBatch(",
+				To:   "func (q *Queries) LockOutboxBatch("},
+			{File: queriesGo,
+				From: "LIMIT $2\nFOR UPDATE SKIP LOCKED\n`",
+				To:   "LIMIT $2\n`"},
+			{File: queriesSQL,
+				From: "-- SKIP LOCKED: rows another replica has locked are skipped, not waited for.\nSELECT e.id",
+				To:   "SELECT e.id"},
+			{File: queriesSQL,
+				From: "LIMIT sqlc.arg(batch_size)\nFOR UPDATE SKIP LOCKED;",
+				To:   "LIMIT sqlc.arg(batch_size);"},
+		},
+		Files: map[string]string{"internal/outbox/lab_test.go": "skiplocked_lab_test.go.txt"},
+		Tests: []Test{{Pkg: "./internal/outbox", Run: []string{"TestLabTwoReplicasNeverTakeTheSameRows"}}},
 	},
 }
