@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gsgen-dev/gsgen/lab"
 )
 
 // mutation breaks one promise of a generated service in a copy of it: the
@@ -13,71 +15,78 @@ import (
 // editing a file gsgen generated, so the tests a service ships are proven to
 // assert behaviour, not just to run.
 type mutation struct {
-	name     string // the promise it breaks
-	preset   string // golden/<preset> is mutated
-	file     string // path in the service
-	from, to string // the exact text replaced; from must occur exactly once
-	pkg      string // the package whose tests must fail, e.g. ./internal/outbox
+	name   string   // the promise it breaks
+	preset string   // golden/<preset> is mutated
+	edit   lab.Edit // the exact text replaced; From must occur exactly once
+	pkg    string   // the package whose tests must fail, e.g. ./internal/outbox
 }
 
 var mutations = []mutation{
 	{
 		name:   "readiness stays 200 during shutdown",
-		preset: "full", file: "cmd/orders/main.go",
-		from: `sd.step(1, "readiness", func() { ready.Set(false) })`,
-		to:   `sd.step(1, "readiness", func() {})`,
-		pkg:  "./cmd/orders",
+		preset: "full",
+		edit: lab.Edit{File: "cmd/orders/main.go",
+			From: `sd.step(1, "readiness", func() { ready.Set(false) })`,
+			To:   `sd.step(1, "readiness", func() {})`},
+		pkg: "./cmd/orders",
 	},
 	{
 		name:   "relay no longer marks events dispatched",
-		preset: "full", file: "internal/outbox/relay.go",
-		from: `if err := q.MarkOutboxDispatched(ctx, d.sent); err != nil {`,
-		to:   `if err := error(nil); err != nil {`,
-		pkg:  "./internal/outbox",
+		preset: "full",
+		edit: lab.Edit{File: "internal/outbox/relay.go",
+			From: `if err := q.MarkOutboxDispatched(ctx, d.sent); err != nil {`,
+			To:   `if err := error(nil); err != nil {`},
+		pkg: "./internal/outbox",
 	},
 	{
 		// Then two replicas publish at once, each a slice of one aggregate's events.
 		name:   "relay publishes without the advisory lock",
-		preset: "full", file: "internal/outbox/relay.go",
-		from: `acquired, err := q.TryLockOutboxRelay(ctx, r.lockName)`,
-		to:   `acquired, err := true, error(nil)`,
-		pkg:  "./internal/outbox",
+		preset: "full",
+		edit: lab.Edit{File: "internal/outbox/relay.go",
+			From: `acquired, err := q.TryLockOutboxRelay(ctx, r.lockName)`,
+			To:   `acquired, err := true, error(nil)`},
+		pkg: "./internal/outbox",
 	},
 	{
 		name:   "relay publishes events behind a failing one of their aggregate",
-		preset: "full", file: "internal/outbox/relay.go",
-		from: `db.LockOutboxBatchParams{Ordered: r.cfg.Ordered,`,
-		to:   `db.LockOutboxBatchParams{Ordered: false,`,
-		pkg:  "./internal/outbox",
+		preset: "full",
+		edit: lab.Edit{File: "internal/outbox/relay.go",
+			From: `db.LockOutboxBatchParams{Ordered: r.cfg.Ordered,`,
+			To:   `db.LockOutboxBatchParams{Ordered: false,`},
+		pkg: "./internal/outbox",
 	},
 	{
 		// Then a long Kafka outage parks every event.
 		name:   "relay charges events for Kafka's outage",
-		preset: "full", file: "internal/outbox/relay.go",
-		from: `return kafkaFault // the network, a timeout, an expired context, a closed writer`,
-		to:   `return eventFault`,
-		pkg:  "./internal/outbox",
+		preset: "full",
+		edit: lab.Edit{File: "internal/outbox/relay.go",
+			From: `return kafkaFault // the network, a timeout, an expired context, a closed writer`,
+			To:   `return eventFault`},
+		pkg: "./internal/outbox",
 	},
 	{
 		name:   "consumer commits before handling",
-		preset: "full", file: "internal/consumer/consumer.go",
-		from: "attempts, err := c.handle(ctx, msg)",
-		to:   "c.commit(ctx, msg) // as ReadMessage would: a crash in the handler loses the message\n\tattempts, err := c.handle(ctx, msg)",
-		pkg:  "./internal/consumer",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "attempts, err := c.handle(ctx, msg)",
+			To:   "c.commit(ctx, msg) // as ReadMessage would: a crash in the handler loses the message\n\tattempts, err := c.handle(ctx, msg)"},
+		pkg: "./internal/consumer",
 	},
 	{
 		name:   "consumer never dead-letters: a poison message blocks the rest",
-		preset: "full", file: "internal/consumer/consumer.go",
-		from: "if err == nil || attempts == c.cfg.MaxAttempts {",
-		to:   "if err == nil { // retry until it works",
-		pkg:  "./internal/consumer",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "if err == nil || attempts == c.cfg.MaxAttempts {",
+			To:   "if err == nil { // retry until it works"},
+		pkg: "./internal/consumer",
 	},
 	{
 		name:   "cleaner ignores retention: it deletes rows that have not expired",
-		preset: "full", file: "internal/cleaner/cleaner.go",
-		from: "before := start.Add(-c.cfg.Retention)",
-		to:   "before := start.Add(time.Hour) // every row counts as expired",
-		pkg:  "./internal/cleaner",
+		preset: "full",
+		edit: lab.Edit{File: "internal/cleaner/cleaner.go",
+			From: "before := start.Add(-c.cfg.Retention)",
+			To:   "before := start.Add(time.Hour) // every row counts as expired"},
+		pkg: "./internal/cleaner",
 	},
 }
 
@@ -94,15 +103,8 @@ func TestMutationsFailTheServicesOwnTests(t *testing.T) {
 			if err := os.CopyFS(dir, os.DirFS(m.preset)); err != nil {
 				t.Fatal(err)
 			}
-			p := filepath.Join(dir, filepath.FromSlash(m.file))
-			src, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := strings.Count(string(src), m.from); n != 1 {
-				t.Fatalf("%s holds %q %d times, want once: the mutation no longer fits the template", m.file, m.from, n)
-			}
-			if err := os.WriteFile(p, []byte(strings.Replace(string(src), m.from, m.to, 1)), 0o644); err != nil {
+			// The same planting as gsgen lab's: an edit whose text is gone fails.
+			if err := lab.Apply(dir, m.edit); err != nil {
 				t.Fatal(err)
 			}
 			goCmd(t, dir, "build", "./...")

@@ -1,0 +1,201 @@
+package lab
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gsgen-dev/gsgen/generator"
+)
+
+// checkEnv is the environment of the labs' go commands: outside any
+// workspace, pointed at the servers gsgen's own tests use.
+func checkEnv() []string {
+	env := append(os.Environ(), "GOWORK=off")
+	for gsgenVar, serviceVar := range map[string]string{
+		"GSGEN_TEST_POSTGRES_URL": "DATABASE_URL",
+		"GSGEN_TEST_REDIS_ADDR":   "REDIS_ADDR",
+	} {
+		if v := os.Getenv(gsgenVar); v != "" {
+			env = append(env, serviceVar+"="+v)
+		}
+	}
+	return env
+}
+
+// TestEveryLabFailsPlantedAndPassesFixed is the promise of every lab: its
+// check fails on what gsgen lab new writes, and passes once the mistake is
+// fixed (here by undoing the planted edits; the fix lives only in this test).
+func TestEveryLabFailsPlantedAndPassesFixed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates, builds and tests every lab's service; skipped with -short")
+	}
+	for _, l := range Labs {
+		t.Run(strings.ReplaceAll(l.Title, " ", "_"), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "lab")
+			if err := New(l, dir); err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			ok, err := Check(l, dir, &out, checkEnv())
+			if err != nil {
+				t.Fatalf("check on the planted lab: %v\n%s", err, &out)
+			}
+			if ok {
+				t.Fatalf("lab %d: the check passes on the planted mistake; it must fail:\n%s", l.Number, &out)
+			}
+			if len(l.Tests) > 0 && !strings.Contains(out.String(), "--- FAIL") {
+				t.Errorf("lab %d: the check failed, but not in a test (a build error?):\n%s", l.Number, &out)
+			}
+			var fix []Edit
+			for _, e := range slices.Backward(l.Edits) {
+				fix = append(fix, e.Reversed())
+			}
+			if err := Apply(dir, fix...); err != nil {
+				t.Fatal(err)
+			}
+			out.Reset()
+			ok, err = Check(l, dir, &out, checkEnv())
+			if err != nil || !ok {
+				t.Fatalf("lab %d: the check fails on the fixed service (%v):\n%s", l.Number, err, &out)
+			}
+		})
+	}
+}
+
+// Every lab plants its mistake: each edit fits the generated code exactly
+// once (New fails loudly otherwise), and the planted text is in the files.
+func TestEveryLabPlantsItsMistake(t *testing.T) {
+	for _, l := range Labs {
+		dir := filepath.Join(t.TempDir(), "lab")
+		if err := New(l, dir); err != nil {
+			t.Fatalf("lab %d: %v", l.Number, err)
+		}
+		for _, e := range l.Edits {
+			src, err := os.ReadFile(filepath.Join(dir, e.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			gone := strings.Contains(e.To, e.From) || !strings.Contains(string(src), e.From) // an insertion keeps From
+			if !strings.Contains(string(src), e.To) || !gone {
+				t.Errorf("lab %d: %s does not hold the planted edit", l.Number, e.File)
+			}
+		}
+		for path := range l.Files {
+			if _, err := os.Stat(filepath.Join(dir, path)); err != nil {
+				t.Errorf("lab %d: its test file %s was not written: %v", l.Number, path, err)
+			}
+		}
+		got, shown, err := Open(dir)
+		if err != nil || got.Number != l.Number || shown != 0 {
+			t.Errorf("lab %d: Open = lab %d, %d hints shown, %v", l.Number, got.Number, shown, err)
+		}
+		readme, err := os.ReadFile(filepath.Join(dir, ReadmeFile))
+		if err != nil || !strings.Contains(string(readme), l.Symptom) {
+			t.Errorf("lab %d: %s lacks the symptom (%v)", l.Number, ReadmeFile, err)
+		}
+	}
+}
+
+func TestCatalogue(t *testing.T) {
+	if len(Labs) < 8 {
+		t.Errorf("%d labs, want at least 8", len(Labs))
+	}
+	for i, l := range Labs {
+		if l.Number != i+1 {
+			t.Errorf("lab at index %d is numbered %d", i, l.Number)
+		}
+		if i > 0 && l.Difficulty < Labs[i-1].Difficulty {
+			t.Errorf("lab %d (%s) is easier than lab %d (%s): the list goes up in difficulty", l.Number, l.Difficulty, i, Labs[i-1].Difficulty)
+		}
+		if len(l.Hints) < 2 || len(l.Edits) == 0 || l.Symptom == "" || (len(l.Tests) == 0 && !l.Vet) {
+			t.Errorf("lab %d lacks hints, edits, a symptom or a check", l.Number)
+		}
+	}
+}
+
+// A lab whose anchor text is gone writes nothing: a template change cannot
+// silently un-plant it.
+func TestNewRefusesAnEditThatNoLongerFits(t *testing.T) {
+	l := Labs[0]
+	l.Edits = []Edit{{File: mainGo, From: "text that is not in main.go", To: "x"}}
+	dir := filepath.Join(t.TempDir(), "lab")
+	err := New(l, dir)
+	if err == nil || !strings.Contains(err.Error(), "0 times, want exactly once") {
+		t.Fatalf("New = %v, want the edit refused", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("New wrote %s although the lab could not be planted", dir)
+	}
+	l.Edits = []Edit{{File: "no/such/file.go", From: "a", To: "b"}}
+	if err := New(l, dir); err == nil || !strings.Contains(err.Error(), "no longer generates") {
+		t.Fatalf("New = %v, want the missing file named", err)
+	}
+}
+
+func TestHintsOneAtATime(t *testing.T) {
+	dir := t.TempDir()
+	l := Labs[0]
+	if err := writeMarker(dir, marker{Lab: l.Number}); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range l.Hints {
+		_, n, hint, more, err := NextHint(dir)
+		if err != nil || n != i+1 || hint != want || more != (i+1 < len(l.Hints)) {
+			t.Fatalf("hint call %d = %d %q more=%v %v, want %d %q", i+1, n, hint, more, err, i+1, want)
+		}
+	}
+	_, n, hint, more, err := NextHint(dir)
+	if err != nil || n != len(l.Hints) || hint != l.Hints[len(l.Hints)-1] || more {
+		t.Fatalf("after the last: %d %q more=%v %v, want the last again", n, hint, more, err)
+	}
+}
+
+func TestOpenRefusesADirectoryWithoutALab(t *testing.T) {
+	var input *generator.InputError
+	if _, _, err := Open(t.TempDir()); !errors.As(err, &input) {
+		t.Fatalf("Open(empty dir) = %v, want bad input", err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, MarkerFile), []byte("{not json"), 0o644)
+	if _, _, err := Open(dir); !errors.As(err, &input) {
+		t.Fatalf("Open(broken marker) = %v, want bad input", err)
+	}
+	os.WriteFile(filepath.Join(dir, MarkerFile), []byte(`{"lab": 99}`), 0o644)
+	if _, _, err := Open(dir); !errors.As(err, &input) {
+		t.Fatalf("Open(lab 99) = %v, want bad input", err)
+	}
+}
+
+// Without PostgreSQL the demonstrating tests cannot run: the check fails
+// (they would skip, and pass, without the CI=1 that Check sets).
+func TestCheckFailsWithoutTheServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and tests a lab's service; skipped with -short")
+	}
+	l := Labs[7] // the outbox relay's tests need PostgreSQL
+	dir := filepath.Join(t.TempDir(), "lab")
+	if err := New(l, dir); err != nil {
+		t.Fatal(err)
+	}
+	var fix []Edit
+	for _, e := range slices.Backward(l.Edits) {
+		fix = append(fix, e.Reversed())
+	}
+	if err := Apply(dir, fix...); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "GOWORK=off", "DATABASE_URL=postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=2")
+	var out bytes.Buffer
+	ok, err := Check(l, dir, &out, env)
+	if err != nil || ok {
+		t.Fatalf("check with PostgreSQL unreachable = %v, %v; want a failed check:\n%s", ok, err, &out)
+	}
+	if !strings.Contains(out.String(), "DATABASE_URL") {
+		t.Errorf("the failure does not name DATABASE_URL:\n%s", &out)
+	}
+}
