@@ -234,6 +234,7 @@ func (m *Model) configEnv() []EnvVar {
 			answer(c.EnvPrefix+"COMMIT_TIMEOUT", c.CommitTimeout, from+"commit_timeout"),
 			EnvVar{c.EnvPrefix + "MAX_ATTEMPTS", strconv.Itoa(c.MaxAttempts), from + "max_attempts"},
 			EnvVar{c.EnvPrefix + "DLQ_TOPIC", c.DeadLetterTopic, from + "dead_letter_topic"},
+			EnvVar{c.EnvPrefix + "BATCH_SIZE", strconv.Itoa(c.BatchSize), from + "batch_size"},
 		)
 	}
 	for i, c := range m.Cleaners {

@@ -21,11 +21,14 @@ type Limits struct {
 	// KAFKA_<NAME>_MAX_ATTEMPTS: a message that failed a hundred times will
 	// not succeed later.
 	ConsumerMaxAttempts int
+	// KAFKA_<NAME>_BATCH_SIZE: messages per transaction; the event ids go to
+	// PostgreSQL as one array.
+	ConsumerBatchSize int
 }
 
 // limits bound the counts; each fits an int32, which pgx and the queries use.
 var limits = Limits{OutboxBatchSize: 10000, CleanerBatchSize: 10000, AsynqConcurrency: 1000, DatabaseMaxConns: 1000, RedisDB: 15,
-	OutboxMaxAttempts: 1000, ConsumerMaxAttempts: 100}
+	OutboxMaxAttempts: 1000, ConsumerMaxAttempts: 100, ConsumerBatchSize: 10000}
 
 // maxRetention bounds a cleaner's retention and interval: beyond it the
 // cutoff time.Now().Add(-retention) stops meaning anything.
@@ -60,7 +63,8 @@ func boundedSettings(a Answers) error {
 		settings = append(settings,
 			duration(fmt.Sprintf("kafka[%d].handler_timeout", i), c.HandlerTimeout, maxTimeout),
 			duration(fmt.Sprintf("kafka[%d].commit_timeout", i), c.CommitTimeout, maxTimeout),
-			count(fmt.Sprintf("kafka[%d].max_attempts", i), c.MaxAttempts, limits.ConsumerMaxAttempts))
+			count(fmt.Sprintf("kafka[%d].max_attempts", i), c.MaxAttempts, limits.ConsumerMaxAttempts),
+			count(fmt.Sprintf("kafka[%d].batch_size", i), c.BatchSize, limits.ConsumerBatchSize))
 	}
 	for i, c := range a.Cleaners {
 		settings = append(settings,
