@@ -61,15 +61,22 @@ var mutations = []mutation{
 	{
 		name:   "consumer commits before handling",
 		preset: "full", file: "internal/consumer/consumer.go",
-		from: "attempts, err := c.handle(ctx, msg)",
-		to:   "c.commit(ctx, msg) // as ReadMessage would: a crash in the handler loses the message\n\tattempts, err := c.handle(ctx, msg)",
+		from: "failed, err := c.runTx(ctx, msgs)",
+		to:   "c.commit(ctx, msgs...) // as ReadMessage would: a crash in the handler loses the batch\n\t\tfailed, err := c.runTx(ctx, msgs)",
 		pkg:  "./internal/consumer",
 	},
 	{
 		name:   "consumer never dead-letters: a poison message blocks the rest",
 		preset: "full", file: "internal/consumer/consumer.go",
-		from: "if err == nil || attempts == c.cfg.MaxAttempts {",
-		to:   "if err == nil { // retry until it works",
+		from: "for err != nil && attempts < c.cfg.MaxAttempts {",
+		to:   "for err != nil { // retry until it works",
+		pkg:  "./internal/consumer",
+	},
+	{
+		name:   "consumer does the work of an event already processed",
+		preset: "full", file: "internal/consumer/consumer.go",
+		from: "if !todo[ids[i]] {",
+		to:   "if false { // every message counts as new",
 		pkg:  "./internal/consumer",
 	},
 	{

@@ -184,6 +184,60 @@ func TestConsumerIsolatesAFailingMessageInABatch(t *testing.T) {
 	}
 }
 
+// TestConsumerSurvivesAFailedBatchCommit: when the transaction fails outside
+// the handler (here COMMIT, on a deferred unique constraint that two
+// messages of the batch break together), each message is tried on its own:
+// the one at fault is dead-lettered, every other one is done once.
+func TestConsumerSurvivesAFailedBatchCommit(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	_, err := k.pool.Exec(context.Background(), "CREATE TABLE test_unique (k text CONSTRAINT test_unique_k UNIQUE DEFERRABLE INITIALLY DEFERRED)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"evt-0", "dup-a", "evt-1", "dup-b", "evt-2"}
+	for _, id := range ids {
+		k.produce(event(0, id))
+	}
+	h := conflicting{k.recorder()}
+	cfg := k.config("failed-commit")
+	stop := k.start(cfg, h)
+	k.waitCommitted("failed-commit")
+	stop()
+
+	work := h.workByID()
+	for _, id := range ids {
+		want := 1
+		if id == "dup-b" {
+			want = 0
+		}
+		if work[id] != want {
+			t.Errorf("%s done %d times, want %d", id, work[id], want)
+		}
+	}
+	letters := k.read(testDeadLetterTopic)
+	if len(letters) != 1 {
+		t.Fatalf("%d dead letters, want 1 (dup-b)", len(letters))
+	}
+	checkDeadLetter(t, letters[0], event(0, "dup-b"), map[string]string{
+		DeadLetterAttemptsHeader: strconv.Itoa(testMaxAttempts),
+		SourceOffsetHeader:       "3",
+	}, "test_unique_k")
+}
+
+// conflicting is a recorder whose dup- events insert the same key into
+// test_unique, whose constraint PostgreSQL checks at COMMIT.
+type conflicting struct{ *recorder }
+
+func (h conflicting) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) error {
+	if strings.HasPrefix(EventID(msg), "dup-") {
+		if _, err := tx.Exec(ctx, "INSERT INTO test_unique (k) VALUES ('same')"); err != nil {
+			return err
+		}
+	}
+	return h.recorder.Handle(ctx, tx, msg)
+}
+
 // TestConsumerKeepsPartitionOrder: with batches, each partition's messages
 // are still handled in offset order.
 func TestConsumerKeepsPartitionOrder(t *testing.T) {
