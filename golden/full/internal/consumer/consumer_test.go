@@ -155,6 +155,13 @@ func TestConsumerIsolatesAFailingMessageInABatch(t *testing.T) {
 	cfg := k.config("isolate")
 	cfg.Metrics = NewMetrics(prometheus.NewRegistry())
 	stop := k.start(cfg, rec)
+	// A consumer that retried for ever would fail here, not hang.
+	testenv.WaitFor(t, "messages done or dead-lettered", len(msgs), func() (int, error) {
+		if n := rec.count("evt-3"); n > testMaxAttempts {
+			return 0, fmt.Errorf("the handler ran %d times on the failing message, want %d", n, testMaxAttempts)
+		}
+		return len(rec.workOrder()) + k.count(testDeadLetterTopic), nil
+	})
 	k.waitCommitted("isolate")
 	stop()
 
@@ -202,6 +209,14 @@ func TestConsumerSurvivesAFailedBatchCommit(t *testing.T) {
 	h := conflicting{k.recorder()}
 	cfg := k.config("failed-commit")
 	stop := k.start(cfg, h)
+	// dup-b runs in its batch, then alone testMaxAttempts times; a consumer
+	// that retried for ever would fail here, not hang.
+	testenv.WaitFor(t, "messages done or dead-lettered", len(ids), func() (int, error) {
+		if n := h.count("dup-b"); n > testMaxAttempts+1 {
+			return 0, fmt.Errorf("the handler ran %d times on dup-b, want at most %d", n, testMaxAttempts+1)
+		}
+		return len(h.workOrder()) + k.count(testDeadLetterTopic), nil
+	})
 	k.waitCommitted("failed-commit")
 	stop()
 
