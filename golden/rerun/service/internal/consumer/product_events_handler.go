@@ -43,9 +43,13 @@ func NewProductEventsHandler(log *slog.Logger) *ProductEventsHandler {
 // a rollback of the batch repeats it for the messages before a failing one:
 // give this consumer batch_size: 1 in gsgen.yaml if it does such work.
 func (h *ProductEventsHandler) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) error {
+	// Never empty: a message without a usable event id was dead-lettered
+	// before it got here.
+	eventID := EventID(msg)
+
 	// TODO: do the work here, with tx. msg.Key is the aggregate id,
-	// msg.Value the payload, EventID(msg) the event id (never empty: a
-	// message without a usable one was dead-lettered before it got here).
-	h.log.Debug("event handled", "event_id", EventID(msg))
+	// msg.Value the payload.
+
+	h.log.Debug("event handled", "event_id", eventID)
 	return nil
 }
