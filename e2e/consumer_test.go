@@ -97,9 +97,12 @@ func TestConsumerResumesAfterCommit(t *testing.T) {
 	const (
 		trials   = 5   // SIGTERMs mid-stream
 		perTrial = 200 // messages each process handles before its SIGTERM
-		// Three times what the trials handle, so each SIGTERM comes with
-		// messages still waiting, however fast the consumer is.
-		backlog = 3 * trials * perTrial
+		// Twenty times what the trials ask for: the consumer handles
+		// batches of 100 at tens of thousands of messages a second, so
+		// between two looks at the database (20ms apart) it can run a
+		// thousand past its perTrial; each SIGTERM must still come with
+		// messages waiting.
+		backlog = 20 * trials * perTrial
 	)
 	rig := newFullRig(t, fullService)
 	placed := produceEvents(t, rig.brokers, backlog)

@@ -57,6 +57,10 @@ type ConsumerAnswers struct {
 	CommitTimeout   Duration `yaml:"commit_timeout,omitempty"`
 	MaxAttempts     int      `yaml:"max_attempts,omitempty"`      // handler runs before a failing message is dead-lettered
 	DeadLetterTopic string   `yaml:"dead_letter_topic,omitempty"` // where failed messages go; default <topic>.dlq
+	// BatchSize is how many messages share one PostgreSQL transaction and
+	// one offset commit; 1 handles each message on its own (for handlers
+	// with side effects outside the transaction).
+	BatchSize int `yaml:"batch_size,omitempty"`
 }
 
 // CleanerAnswers configures one named cleaner.

@@ -85,6 +85,7 @@ func TestParseAnswersFileRejects(t *testing.T) {
 		{"components empty", "components: []\n", "gsgen.yaml:1: components: is empty"},
 		{"timeouts a list", "timeouts: [1s]\n", "gsgen.yaml:1: timeouts: expected a mapping"},
 		{"outbox attempts zero", "outbox:\n  max_attempts: 0\n", "gsgen.yaml:2: outbox.max_attempts: 0 must be positive"},
+		{"consumer batch size zero", "kafka:\n  - name: pay\n    batch_size: 0\n", "gsgen.yaml:3: kafka[0].batch_size: 0 must be positive"},
 		{"outbox backoff not a duration", "outbox:\n  backoff_max: 1 minute\n", `gsgen.yaml:2: outbox.backoff_max: "1 minute" is not a duration`},
 		{"outbox backoff misspelt", "outbox:\n  backof_min: 1s\n", `did you mean "backoff_min"?`},
 	}

@@ -39,6 +39,7 @@ type Consumer struct {
 	CommitTimeout   time.Duration
 	MaxAttempts     int    // handler runs before a failing message is dead-lettered
 	DeadLetterTopic string // "events.dlq"
+	BatchSize       int    // messages per transaction and offset commit
 }
 
 // ItemFileName names the consumer's per-instance files.
@@ -115,6 +116,12 @@ const (
 	// dependency), short enough that one bad message holds up its replica's
 	// partitions for seconds, not for good.
 	DefaultMaxAttempts = 5
+
+	// DefaultConsumerBatch is how many messages a consumer handles in one
+	// transaction and commits at once: one durable commit per message held
+	// the consumer to about 6% of what the reader fetches (docs/benchmarks.md).
+	DefaultConsumerBatch = 100
+
 	// DeadLetterSuffix names a consumer's dead-letter topic after the topic
 	// it reads: events -> events.dlq.
 	DeadLetterSuffix = ".dlq"
@@ -213,7 +220,8 @@ func (m *Model) deriveComponents(a Answers) error {
 		}
 		m.Consumers = append(m.Consumers, Consumer{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
 			EnvPrefix: envPrefix("KAFKA", c.Name), Topic: c.Topic, Group: c.Group, HandlerTimeout: time.Duration(c.HandlerTimeout),
-			CommitTimeout: time.Duration(c.CommitTimeout), MaxAttempts: c.MaxAttempts, DeadLetterTopic: c.DeadLetterTopic})
+			CommitTimeout: time.Duration(c.CommitTimeout), MaxAttempts: c.MaxAttempts, DeadLetterTopic: c.DeadLetterTopic,
+			BatchSize: c.BatchSize})
 	}
 	return m.deriveCleaners(a.Cleaners)
 }
@@ -498,6 +506,7 @@ func (a *Answers) componentDefaults() {
 		setDefault(&c.CommitTimeout, Duration(defaultCommitTimeout))
 		setDefault(&c.MaxAttempts, DefaultMaxAttempts)
 		setDefault(&c.DeadLetterTopic, c.Topic+DeadLetterSuffix)
+		setDefault(&c.BatchSize, DefaultConsumerBatch)
 	}
 	// Kafka brings processed_event, one row per event handled, which nothing
 	// else prunes: kafka implies the cleaner component and its default

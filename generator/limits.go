@@ -25,11 +25,15 @@ type Limits struct {
 	QueuePriority int
 	// tasks[].max_retry: asynq's own default is 25.
 	TaskMaxRetry int
+	// KAFKA_<NAME>_BATCH_SIZE: messages per transaction; the event ids go to
+	// PostgreSQL as one array.
+	ConsumerBatchSize int
 }
 
 // limits bound the counts; each fits an int32, which pgx and the queries use.
 var limits = Limits{OutboxBatchSize: 10000, CleanerBatchSize: 10000, AsynqConcurrency: 1000, DatabaseMaxConns: 1000, RedisDB: 15,
-	OutboxMaxAttempts: 1000, ConsumerMaxAttempts: 100, QueuePriority: 100, TaskMaxRetry: 100}
+	OutboxMaxAttempts: 1000, ConsumerMaxAttempts: 100, QueuePriority: 100, TaskMaxRetry: 100,
+	ConsumerBatchSize: 10000}
 
 // maxRetention bounds a cleaner's retention and interval: beyond it the
 // cutoff time.Now().Add(-retention) stops meaning anything.

@@ -223,6 +223,16 @@ func TestComponentAnswersRejected(t *testing.T) {
 			a.Consumers = []ConsumerAnswers{{Name: "pay", MaxAttempts: 1000}}
 			return a
 		}(), "kafka[0].max_attempts", "1000 is more than 100"},
+		{"batch size beyond the cap", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "pay", BatchSize: 10001}}
+			return a
+		}(), "kafka[0].batch_size", "10001 is more than 10000"},
+		{"batch size negative", func() Answers {
+			a := with("kafka")
+			a.Consumers = []ConsumerAnswers{{Name: "pay", BatchSize: -1}}
+			return a
+		}(), "kafka[0].batch_size", "must not be negative"},
 		{"commit timeout of days", func() Answers {
 			a := with("kafka")
 			a.Consumers = []ConsumerAnswers{{Name: "pay", CommitTimeout: Duration(48 * time.Hour)}}

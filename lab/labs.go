@@ -135,12 +135,12 @@ though they are in the topic. Nothing was dead-lettered and nothing was logged
 for them.`,
 		Hints: []string{
 			"When is a message's offset committed, relative to handling it?",
-			"Read handleMessage in internal/consumer/consumer.go in the order it runs.",
+			"Read handleBatch in internal/consumer/consumer.go in the order it runs.",
 			"Commit only after the handler succeeded (or the message was dead-lettered): a commit before handling loses the message when the pod dies in between.",
 		},
 		Edits: []Edit{{File: consumerGo,
-			From: "attempts, err := c.handle(ctx, msg)",
-			To:   "c.commit(ctx, msg)\n\tattempts, err := c.handle(ctx, msg)"}},
+			From: "failed, err := c.runTx(ctx, msgs)",
+			To:   "c.commit(ctx, msgs...)\n\t\tfailed, err := c.runTx(ctx, msgs)"}},
 		Tests: []Test{{Pkg: "./internal/consumer"}},
 	},
 	{

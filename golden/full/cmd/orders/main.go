@@ -157,7 +157,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	go relay.Run(ctx, &wg)
 
 	// Kafka consumers, one reader each. Run fetches, handles and commits until
-	// ctx is cancelled (step 2), finishing the message in hand first. A
+	// ctx is cancelled (step 2), finishing the batch in hand first. A
 	// message that keeps failing goes to its consumer's dead-letter topic,
 	// through one writer for them all, closed in step 4.
 	deadLetters := consumer.NewDeadLetterWriter(cfg.KafkaBrokers, cfg.CloseTimeout)
@@ -173,10 +173,12 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			CommitTimeout:   cfg.OrderEventsConsumer.CommitTimeout,
 			MaxAttempts:     cfg.OrderEventsConsumer.MaxAttempts,
 			DeadLetterTopic: cfg.OrderEventsConsumer.DeadLetterTopic,
+			BatchSize:       cfg.OrderEventsConsumer.BatchSize,
+			Pool:            pool,
 			CloseTimeout:    cfg.CloseTimeout,
 			Dialer:          kafkaDialer,
 			Metrics:         consumerMetrics,
-		}, consumer.NewOrderEventsHandler(pool, logger), deadLetters, logger),
+		}, consumer.NewOrderEventsHandler(logger), deadLetters, logger),
 	}
 	for _, c := range consumers {
 		wg.Add(1)

@@ -47,7 +47,7 @@ type Config struct {
 	// KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD: nil when Kafka wants no login.
 	KafkaSASL               sasl.Mechanism
 	Outbox                  Outbox   // OUTBOX_*: batch size, poll interval, batch timeout, order, attempts, backoff, message size
-	OrderEventsConsumer     Consumer // KAFKA_ORDER_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
+	OrderEventsConsumer     Consumer // KAFKA_ORDER_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC, _BATCH_SIZE
 	OutboxDispatchedCleaner Cleaner  // CLEANER_OUTBOX_DISPATCHED_RETENTION, CLEANER_OUTBOX_DISPATCHED_INTERVAL, CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE
 	ProcessedEventsCleaner  Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
 }
@@ -71,13 +71,14 @@ type Outbox struct {
 type Consumer struct {
 	Topic          string        // the topic it reads
 	Group          string        // its consumer group id: the service's replicas share the topic's partitions
-	HandlerTimeout time.Duration // how long one message may take, shutdown included
+	HandlerTimeout time.Duration // how long one batch (one transaction) may take, shutdown included
 	// CommitTimeout bounds what follows the handler: the dead-letter write,
 	// if the message failed, and the offset commit. HandlerTimeout +
 	// CommitTimeout is at most WORKER_DRAIN_TIMEOUT.
 	CommitTimeout   time.Duration
 	MaxAttempts     int    // handler runs before a failing message is dead-lettered
 	DeadLetterTopic string // where such messages go: not Topic, and created ahead of time where auto-creation is off
+	BatchSize       int    // messages handled in one transaction and committed at once; 1 for one at a time
 }
 
 // Cleaner is one cleaner's configuration.
@@ -185,6 +186,7 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			CommitTimeout:   e.duration("KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT", 5*time.Second),
 			MaxAttempts:     e.count("KAFKA_ORDER_EVENTS_MAX_ATTEMPTS", 5, 100),
 			DeadLetterTopic: e.topic("KAFKA_ORDER_EVENTS_DLQ_TOPIC", "events.dlq"),
+			BatchSize:       e.count("KAFKA_ORDER_EVENTS_BATCH_SIZE", 100, 10000),
 		},
 		OutboxDispatchedCleaner: Cleaner{
 			Retention: e.duration("CLEANER_OUTBOX_DISPATCHED_RETENTION", 168*time.Hour),
@@ -209,7 +211,7 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 		e.bad("OUTBOX_BATCH_TIMEOUT", c.Outbox.BatchTimeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would wait for a batch longer than the drain allows")
 	}
 	if handler, commit := c.OrderEventsConsumer.HandlerTimeout, c.OrderEventsConsumer.CommitTimeout; e.ok("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", "KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && handler+commit > c.WorkerDrainTimeout {
-		e.bad("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", handler.String(), fmt.Sprintf("+ KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT %v = %v is longer than WORKER_DRAIN_TIMEOUT %v: a shutdown would cut the message in hand before its commit; shorten either, or raise WORKER_DRAIN_TIMEOUT to at least %[2]v",
+		e.bad("KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", handler.String(), fmt.Sprintf("+ KAFKA_ORDER_EVENTS_COMMIT_TIMEOUT %v = %v is longer than WORKER_DRAIN_TIMEOUT %v: a shutdown would cut the batch in hand before its commit; shorten either, or raise WORKER_DRAIN_TIMEOUT to at least %[2]v",
 			commit, handler+commit, c.WorkerDrainTimeout))
 	}
 	if e.ok("KAFKA_ORDER_EVENTS_DLQ_TOPIC", "KAFKA_ORDER_EVENTS_TOPIC") && c.OrderEventsConsumer.DeadLetterTopic == c.OrderEventsConsumer.Topic {

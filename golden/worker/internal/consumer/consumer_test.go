@@ -16,12 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/segmentio/kafka-go"
 
-	"example.com/relay/internal/db"
 	"example.com/relay/internal/testenv"
 )
 
@@ -36,6 +36,9 @@ const (
 	testTopic           = "orders"
 	testDeadLetterTopic = "orders.dlq"
 	testMaxAttempts     = 3
+	// testBatchSize makes the consumers batch, as the service's do, in
+	// batches small enough that the tests' messages fill several.
+	testBatchSize = 10
 )
 
 // TestConsumerCommitsAfterTheHandler: the offset of a message is committed
@@ -46,7 +49,7 @@ func TestConsumerCommitsAfterTheHandler(t *testing.T) {
 	k := newKafka(t)
 	k.produce(event(0, "evt-1"))
 
-	h := newHoldingHandler()
+	h := k.holdingHandler()
 	stop := k.start(k.config("commit-after"), h)
 	t.Cleanup(h.release) // before stop: cleanups run last-in first-out
 	h.waitStarted(t)
@@ -64,7 +67,7 @@ func TestConsumerCommitsAfterTheHandler(t *testing.T) {
 	// The next member of the group starts after the committed offset: it
 	// gets the new message and not the first one again.
 	k.produce(event(0, "evt-2"))
-	rec := newRecorder()
+	rec := k.recorder()
 	stop = k.start(k.config("commit-after"), rec)
 	k.waitHandled(rec, 1)
 	stop()
@@ -74,28 +77,256 @@ func TestConsumerCommitsAfterTheHandler(t *testing.T) {
 }
 
 // TestConsumerSkipsARedeliveredEvent: an event id delivered twice (a relay
-// that published a batch again, a crash before a commit) does its work once,
-// with the handler recording ids in processed_event in the transaction of its
-// work, as the service's handlers do.
+// that published a batch again, a crash before a commit) does its work once:
+// the consumer records ids in processed_event in the transaction of the work.
 func TestConsumerSkipsARedeliveredEvent(t *testing.T) {
 	t.Parallel()
-	pool, _ := testenv.Postgres(t)
 	k := newKafka(t)
-	k.produce(event(0, "evt-1"), event(1, "evt-2"), event(2, "evt-1"))
+	k.produce(event(0, "evt-1"), event(1, "evt-2"), event(2, "evt-1"), event(0, "evt-2"))
 
-	h := &idempotentHandler{pool: pool}
-	stop := k.start(k.config("redelivery"), h)
+	rec := k.recorder()
+	stop := k.start(k.config("redelivery"), rec)
 	k.waitCommitted("redelivery")
 	stop()
-	if got := h.done(); !slices.Equal(got, []string{"evt-1", "evt-2"}) && !slices.Equal(got, []string{"evt-2", "evt-1"}) {
-		t.Errorf("work done for %v, want evt-1 and evt-2 once each", got)
+	if got := rec.workByID(); len(got) != 2 || got["evt-1"] != 1 || got["evt-2"] != 1 {
+		t.Errorf("work done %v, want evt-1 and evt-2 once each", got)
 	}
-	var rows int
-	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM processed_event").Scan(&rows); err != nil {
+	if rows := k.processed(); rows != 2 {
+		t.Errorf("processed_event holds %d rows, want 2", rows)
+	}
+}
+
+// TestConsumerBatchDoesTheWorkOnce: one batch holding events already
+// processed, an event twice, and new events runs the handler once for each
+// new event, in the batch's order, in one transaction.
+func TestConsumerBatchDoesTheWorkOnce(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	rec := k.recorder()
+	c := New(k.config("batch-once"), rec, k.deadLetters(), testLogger(t, nil))
+	t.Cleanup(func() { closeConsumer(t, c) })
+	ctx := context.Background()
+	if _, err := k.pool.Exec(ctx, "INSERT INTO processed_event (consumer, event_id) VALUES ('test', 'old-1'), ('test', 'old-2')"); err != nil {
 		t.Fatal(err)
 	}
-	if rows != 2 {
-		t.Errorf("processed_event holds %d rows, want 2", rows)
+	batch := []kafka.Message{event(0, "old-1"), event(0, "new-1"), event(1, "new-2"), event(0, "new-1"), event(1, "old-2"), event(2, "new-3")}
+	for i := range batch {
+		batch[i].Offset = int64(i)
+	}
+	if failed, err := c.runTx(ctx, batch); err != nil {
+		t.Fatalf("runTx: message %d: %v", failed, err)
+	}
+	if got, want := rec.calls(), []string{"new-1", "new-2", "new-3"}; !slices.Equal(got, want) {
+		t.Errorf("handler called for %v, want %v", got, want)
+	}
+	if got := rec.workByID(); len(got) != 3 || got["new-1"] != 1 || got["new-2"] != 1 || got["new-3"] != 1 {
+		t.Errorf("work done %v, want new-1, new-2 and new-3 once each", got)
+	}
+	if n := rec.transactions(); n != 1 {
+		t.Errorf("the work was done in %d transactions, want 1", n)
+	}
+	if rows := k.processed(); rows != 5 {
+		t.Errorf("processed_event holds %d rows, want 5", rows)
+	}
+	// The same batch again, as after a crash before the offset commit:
+	// nothing to do.
+	if failed, err := c.runTx(ctx, batch); err != nil {
+		t.Fatalf("runTx again: message %d: %v", failed, err)
+	}
+	if got := rec.calls(); len(got) != 3 {
+		t.Errorf("handler called for %v after the redelivery, want no new call", got)
+	}
+}
+
+// TestConsumerIsolatesAFailingMessageInABatch: when the handler fails on a
+// message in the middle of a batch, the messages before it are handled again
+// in a transaction of their own, the failing one is retried alone and
+// dead-lettered, and the messages after it are handled; all are committed.
+func TestConsumerIsolatesAFailingMessageInABatch(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	var msgs []kafka.Message
+	for i := range 7 {
+		msgs = append(msgs, event(0, fmt.Sprintf("evt-%d", i)))
+	}
+	k.produce(msgs...)
+	rec := k.recorder()
+	rec.onCall("evt-3", failFirst(1000))
+	cfg := k.config("isolate")
+	cfg.Metrics = NewMetrics(prometheus.NewRegistry())
+	stop := k.start(cfg, rec)
+	// A consumer that retried for ever would fail here, not hang.
+	testenv.WaitFor(t, "messages done or dead-lettered", len(msgs), func() (int, error) {
+		if n := rec.count("evt-3"); n > testMaxAttempts {
+			return 0, fmt.Errorf("the handler ran %d times on the failing message, want %d", n, testMaxAttempts)
+		}
+		return len(rec.workOrder()) + k.count(testDeadLetterTopic), nil
+	})
+	k.waitCommitted("isolate")
+	stop()
+
+	work := rec.workByID()
+	for _, m := range msgs {
+		want := 1
+		if EventID(m) == "evt-3" {
+			want = 0
+		}
+		if work[EventID(m)] != want {
+			t.Errorf("%s done %d times, want %d", EventID(m), work[EventID(m)], want)
+		}
+	}
+	if n := rec.count("evt-3"); n != testMaxAttempts {
+		t.Errorf("the handler ran %d times on the failing message, want %d", n, testMaxAttempts)
+	}
+	letters := k.read(testDeadLetterTopic)
+	if len(letters) != 1 || EventID(letters[0]) != "evt-3" {
+		t.Fatalf("dead letters %v, want evt-3 alone", letters)
+	}
+	if got := testutil.ToFloat64(cfg.Metrics.Handled.WithLabelValues(cfg.Name)); got != 6 {
+		t.Errorf("handled counter %v, want 6", got)
+	}
+	// Partition 0 in order: the work of each message after the one before.
+	if got, want := rec.workOrder(), []string{"evt-0", "evt-1", "evt-2", "evt-4", "evt-5", "evt-6"}; !slices.Equal(got, want) {
+		t.Errorf("work done in the order %v, want %v", got, want)
+	}
+}
+
+// TestConsumerSurvivesAFailedBatchCommit: when the transaction fails outside
+// the handler (here COMMIT, on a deferred unique constraint that two
+// messages of the batch break together), each message is tried on its own:
+// the one at fault is dead-lettered, every other one is done once.
+func TestConsumerSurvivesAFailedBatchCommit(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	_, err := k.pool.Exec(context.Background(), "CREATE TABLE test_unique (k text CONSTRAINT test_unique_k UNIQUE DEFERRABLE INITIALLY DEFERRED)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"evt-0", "dup-a", "evt-1", "dup-b", "evt-2"}
+	for _, id := range ids {
+		k.produce(event(0, id))
+	}
+	h := conflicting{k.recorder()}
+	cfg := k.config("failed-commit")
+	stop := k.start(cfg, h)
+	// dup-b runs in its batch, then alone testMaxAttempts times; a consumer
+	// that retried for ever would fail here, not hang.
+	testenv.WaitFor(t, "messages done or dead-lettered", len(ids), func() (int, error) {
+		if n := h.count("dup-b"); n > testMaxAttempts+1 {
+			return 0, fmt.Errorf("the handler ran %d times on dup-b, want at most %d", n, testMaxAttempts+1)
+		}
+		return len(h.workOrder()) + k.count(testDeadLetterTopic), nil
+	})
+	k.waitCommitted("failed-commit")
+	stop()
+
+	work := h.workByID()
+	for _, id := range ids {
+		want := 1
+		if id == "dup-b" {
+			want = 0
+		}
+		if work[id] != want {
+			t.Errorf("%s done %d times, want %d", id, work[id], want)
+		}
+	}
+	letters := k.read(testDeadLetterTopic)
+	if len(letters) != 1 {
+		t.Fatalf("%d dead letters, want 1 (dup-b)", len(letters))
+	}
+	checkDeadLetter(t, letters[0], event(0, "dup-b"), map[string]string{
+		DeadLetterAttemptsHeader: strconv.Itoa(testMaxAttempts),
+		SourceOffsetHeader:       "3",
+	}, "test_unique_k")
+}
+
+// conflicting is a recorder whose dup- events insert the same key into
+// test_unique, whose constraint PostgreSQL checks at COMMIT.
+type conflicting struct{ *recorder }
+
+func (h conflicting) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) error {
+	if strings.HasPrefix(EventID(msg), "dup-") {
+		if _, err := tx.Exec(ctx, "INSERT INTO test_unique (k) VALUES ('same')"); err != nil {
+			return err
+		}
+	}
+	return h.recorder.Handle(ctx, tx, msg)
+}
+
+// TestConsumerKeepsPartitionOrder: with batches, each partition's messages
+// are still handled in offset order.
+func TestConsumerKeepsPartitionOrder(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	const perPartition = 25
+	var msgs []kafka.Message
+	for i := range perPartition {
+		for p := range testenv.KafkaPartitions {
+			msgs = append(msgs, event(p, fmt.Sprintf("p%d-%03d", p, i)))
+		}
+	}
+	k.produce(msgs...)
+	rec := k.recorder()
+	stop := k.start(k.config("order"), rec)
+	k.waitHandled(rec, len(msgs))
+	stop()
+
+	byPartition := map[string][]string{}
+	for _, id := range rec.workOrder() {
+		p := id[:strings.Index(id, "-")]
+		byPartition[p] = append(byPartition[p], id)
+	}
+	for p, ids := range byPartition {
+		if !slices.IsSorted(ids) || len(ids) != perPartition {
+			t.Errorf("partition %s handled %d messages in the order %v, want %d in offset order", p, len(ids), ids, perPartition)
+		}
+	}
+}
+
+// TestConsumerShutdownMidBatch: SIGTERM (a cancel) while a batch is being
+// handled lets the batch finish and commit; the next member of the group
+// takes over after it: no message is lost and no work is done twice.
+func TestConsumerShutdownMidBatch(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	var msgs []kafka.Message
+	for i := range 4 * testBatchSize {
+		msgs = append(msgs, event(i%testenv.KafkaPartitions, fmt.Sprintf("evt-%02d", i)))
+	}
+	k.produce(msgs...)
+
+	h := k.holdingHandler()
+	c := New(k.config("mid-batch"), h, k.deadLetters(), testLogger(t, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go c.Run(ctx, &wg)
+	h.waitStarted(t)
+	cancel() // shutdown begins while the first message of a batch is held
+	h.release()
+	wg.Wait()
+	closeConsumer(t, c)
+	if err := <-h.ctxErr; err != nil {
+		t.Errorf("the handler's context ended with the shutdown: %v", err)
+	}
+	first := len(h.workOrder())
+	if first == 0 || first > testBatchSize {
+		t.Fatalf("%d messages done before the shutdown, want the batch in hand: 1 to %d", first, testBatchSize)
+	}
+
+	rec := k.recorder()
+	stop := k.start(k.config("mid-batch"), rec)
+	k.waitCommitted("mid-batch")
+	stop()
+	// Both handlers write to test_work: every message done exactly once.
+	work := rec.workByID()
+	for _, m := range msgs {
+		if n := work[EventID(m)]; n != 1 {
+			t.Errorf("%s done %d times, want once", EventID(m), n)
+		}
+	}
+	if n := len(rec.calls()); n != len(msgs)-first {
+		t.Errorf("the second consumer handled %d messages, want the %d the first left", n, len(msgs)-first)
 	}
 }
 
@@ -142,7 +373,7 @@ func TestConsumerFailurePaths(t *testing.T) {
 			}
 			k.produce(good...)
 
-			rec := newRecorder()
+			rec := k.recorder()
 			rec.onCall(EventID(bad), tc.handle)
 			cfg := k.config("failure-paths")
 			cfg.Metrics = NewMetrics(prometheus.NewRegistry())
@@ -154,14 +385,18 @@ func TestConsumerFailurePaths(t *testing.T) {
 				if n := rec.count(EventID(bad)); n > tc.calls {
 					return 0, fmt.Errorf("the handler ran %d times on the bad message, want %d", n, tc.calls)
 				}
-				return len(rec.succeeded()) + k.count(testDeadLetterTopic), nil
+				return len(rec.workOrder()) + k.count(testDeadLetterTopic), nil
 			})
 			k.waitCommitted("failure-paths")
 			stop()
 
+			// The work of each good message is done once, whatever batch it
+			// shared with the bad one: a transaction the bad one failed was
+			// rolled back and the others in it were handled again.
+			work := rec.workByID()
 			for _, m := range good {
-				if n := rec.count(EventID(m)); n != 1 {
-					t.Errorf("%s (partition %d) handled %d times, want once", EventID(m), m.Partition, n)
+				if n := work[EventID(m)]; n != 1 {
+					t.Errorf("%s (partition %d) done %d times, want once", EventID(m), m.Partition, n)
 				}
 			}
 			if n := rec.count(EventID(bad)); n != tc.calls {
@@ -239,18 +474,18 @@ func checkDeadLetter(t *testing.T, letter, msg kafka.Message, want map[string]st
 // moves on.
 func TestConsumerNeverCommitsWithoutTheDeadLetter(t *testing.T) {
 	t.Parallel()
-	_, brokers := testenv.Kafka(t, testTopic) // no dead-letter topic
-	k := &testKafka{t: t, brokers: brokers}
+	k := newKafka(t, testTopic) // no dead-letter topic
+	brokers := k.brokers
 	k.produce(kafka.Message{Partition: 0, Value: []byte("no event id")}, event(0, "behind"))
 
 	logs := &logBuffer{}
-	rec := newRecorder()
+	rec := k.recorder()
 	stop := k.startLogging(k.config("missing-dlq"), rec, logs)
 	testenv.WaitFor(t, "dead-letter writes refused", 3, func() (int, error) { return logs.count("write dead letter, will retry"), nil })
 	if got := k.committed("missing-dlq")[0]; got != -1 {
 		t.Fatalf("offset %d committed, though the dead letter was never written", got)
 	}
-	if got := rec.succeeded(); len(got) != 0 {
+	if got := rec.workOrder(); len(got) != 0 {
 		t.Fatalf("handled %v behind a message that is not dead-lettered yet", got)
 	}
 
@@ -272,16 +507,20 @@ func TestConsumerNeverCommitsWithoutTheDeadLetter(t *testing.T) {
 	}
 }
 
-// TestConsumerFinishesTheMessageInHandOnCancel: a cancel (shutdown) while
-// the handler runs lets it finish, on a context that is not cancelled, and
-// commits; the next message is left for the next member of the group.
+// TestConsumerFinishesTheMessageInHandOnCancel: with a batch size of 1 (for
+// handlers with side effects outside the transaction), a cancel (shutdown)
+// while the handler runs lets it finish, on a context that is not
+// cancelled, and commits; the next message is left for the next member of
+// the group.
 func TestConsumerFinishesTheMessageInHandOnCancel(t *testing.T) {
 	t.Parallel()
 	k := newKafka(t)
 	k.produce(event(0, "in-hand"), event(0, "next"))
 
-	h := newHoldingHandler()
-	c := New(k.config("cancel"), h, k.deadLetters(), testLogger(t, nil))
+	h := k.holdingHandler()
+	cfg := k.config("cancel")
+	cfg.BatchSize = 1
+	c := New(cfg, h, k.deadLetters(), testLogger(t, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -312,7 +551,7 @@ func TestConsumerStopsRetryingOnCancel(t *testing.T) {
 	k := newKafka(t)
 	k.produce(event(0, "failing"))
 
-	rec := newRecorder()
+	rec := k.recorder()
 	rec.onCall("failing", failFirst(1000))
 	cfg := k.config("cancel-retries")
 	cfg.Backoff, cfg.MaxBackoff = time.Hour, time.Hour // a cancel, not the backoff, ends the wait
@@ -334,18 +573,46 @@ func TestConsumerStopsRetryingOnCancel(t *testing.T) {
 	}
 }
 
-// testKafka is one test's Kafka cluster, with helpers to produce, read, and
-// run consumers against it.
+// testKafka is one test's Kafka cluster and PostgreSQL schema, with helpers
+// to produce, read, and run consumers against them.
 type testKafka struct {
 	t       *testing.T
 	brokers []string
+	pool    *pgxpool.Pool
 	writer  *kafka.Writer // the dead-letter writer, made on first use
+	nextID  int           // numbers the test's recorders
 }
 
-// newKafka starts a cluster with the test topic and its dead-letter topic.
-func newKafka(t *testing.T) *testKafka {
-	_, brokers := testenv.Kafka(t, testTopic, testDeadLetterTopic)
-	return &testKafka{t: t, brokers: brokers}
+// newKafka starts a cluster with topics (by default the test topic and its
+// dead-letter topic) and a schema with the service's migrations and
+// test_work, where the test handlers do their work.
+func newKafka(t *testing.T, topics ...string) *testKafka {
+	if len(topics) == 0 {
+		topics = []string{testTopic, testDeadLetterTopic}
+	}
+	_, brokers := testenv.Kafka(t, topics...)
+	pool, _ := testenv.Postgres(t)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
+	defer cancel()
+	_, err := pool.Exec(ctx, `CREATE TABLE test_work (
+		seq      bigserial PRIMARY KEY,
+		handler  int    NOT NULL,
+		event_id text   NOT NULL,
+		txid     bigint NOT NULL DEFAULT txid_current())`)
+	if err != nil {
+		t.Fatalf("creating test_work: %v", err)
+	}
+	return &testKafka{t: t, brokers: brokers, pool: pool}
+}
+
+// processed counts the rows of processed_event.
+func (k *testKafka) processed() int {
+	k.t.Helper()
+	var n int
+	if err := k.pool.QueryRow(context.Background(), "SELECT count(*) FROM processed_event").Scan(&n); err != nil {
+		k.t.Fatal(err)
+	}
+	return n
 }
 
 // config is a consumer of the test topic in group, with backoffs of
@@ -355,6 +622,7 @@ func (k *testKafka) config(group string) Config {
 		Name: "test", Brokers: k.brokers, Topic: testTopic, Group: group,
 		HandlerTimeout: 10 * time.Second, CommitTimeout: 5 * time.Second, CloseTimeout: time.Second,
 		MaxAttempts: testMaxAttempts, DeadLetterTopic: testDeadLetterTopic,
+		BatchSize: testBatchSize, Pool: k.pool,
 		Backoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond,
 	}
 }
@@ -514,7 +782,7 @@ func (k *testKafka) waitCommitted(group string) {
 // waitHandled waits until h has handled n messages.
 func (k *testKafka) waitHandled(h *recorder, n int) {
 	k.t.Helper()
-	testenv.WaitFor(k.t, "messages handled", n, func() (int, error) { return len(h.succeeded()), nil })
+	testenv.WaitFor(k.t, "messages handled", n, func() (int, error) { return len(h.workOrder()), nil })
 }
 
 // read returns every message of topic, partition by partition.
@@ -570,18 +838,23 @@ func failFirst(n int) func(int) error {
 	}
 }
 
-// recorder is a Handler that records every call by event id, and handles
-// the ids given to onCall as told.
+// recorder is a Handler that records every call by event id, handles the
+// ids given to onCall as told, and does its work the way the service's
+// handlers do: a row in test_work, in the consumer's transaction, so that
+// work rolled back with its batch leaves nothing behind.
 type recorder struct {
+	pool    *pgxpool.Pool
+	id      int // its rows in test_work
 	mu      sync.Mutex
 	order   []string // every call, in order
-	ok      []string // the calls that returned nil
 	byID    map[string]int
 	special map[string]func(call int) error
 }
 
-func newRecorder() *recorder {
-	return &recorder{byID: map[string]int{}, special: map[string]func(int) error{}}
+// recorder returns a new recorder doing its work in k's schema.
+func (k *testKafka) recorder() *recorder {
+	k.nextID++
+	return &recorder{pool: k.pool, id: k.nextID, byID: map[string]int{}, special: map[string]func(int) error{}}
 }
 
 // onCall makes the handler call do(n) on the nth call for id.
@@ -591,41 +864,76 @@ func (r *recorder) onCall(id string, do func(n int) error) {
 	}
 }
 
-func (r *recorder) Handle(_ context.Context, msg kafka.Message) error {
+func (r *recorder) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) error {
 	id := EventID(msg)
 	r.mu.Lock()
 	r.order = append(r.order, id)
 	r.byID[id]++
 	n, do := r.byID[id], r.special[id]
 	r.mu.Unlock()
-	var err error
 	if do != nil {
-		err = do(n) // may panic
+		if err := do(n); err != nil { // may panic
+			return err
+		}
 	}
-	if err == nil {
-		r.mu.Lock()
-		r.ok = append(r.ok, id)
-		r.mu.Unlock()
-	}
+	_, err := tx.Exec(ctx, "INSERT INTO test_work (handler, event_id) VALUES ($1, $2)", r.id, id)
 	return err
 }
 
+// count is how often the handler was called for id.
 func (r *recorder) count(id string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.byID[id]
 }
 
+// calls lists the handler's calls, in order.
 func (r *recorder) calls() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.order)
 }
 
-func (r *recorder) succeeded() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.ok)
+// workOrder lists the event ids of this handler's committed work, in the
+// order it was done.
+func (r *recorder) workOrder() []string {
+	rows, err := r.pool.Query(context.Background(), "SELECT event_id FROM test_work WHERE handler = $1 ORDER BY seq", r.id)
+	if err != nil {
+		panic(err) // the schema is gone: the test is over
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		panic(err)
+	}
+	return ids
+}
+
+// workByID counts the committed work of every handler of the test, by
+// event id.
+func (r *recorder) workByID() map[string]int {
+	rows, err := r.pool.Query(context.Background(), "SELECT event_id FROM test_work")
+	if err != nil {
+		panic(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		panic(err)
+	}
+	out := map[string]int{}
+	for _, id := range ids {
+		out[id]++
+	}
+	return out
+}
+
+// transactions counts the transactions this handler's committed work was
+// done in.
+func (r *recorder) transactions() int {
+	var n int
+	if err := r.pool.QueryRow(context.Background(), "SELECT count(DISTINCT txid) FROM test_work WHERE handler = $1", r.id).Scan(&n); err != nil {
+		panic(err)
+	}
+	return n
 }
 
 // holdingHandler holds the first message it gets until released, then
@@ -637,17 +945,17 @@ type holdingHandler struct {
 	hold, free        sync.Once
 }
 
-func newHoldingHandler() *holdingHandler {
-	return &holdingHandler{recorder: newRecorder(), started: make(chan struct{}), released: make(chan struct{}), ctxErr: make(chan error, 1)}
+func (k *testKafka) holdingHandler() *holdingHandler {
+	return &holdingHandler{recorder: k.recorder(), started: make(chan struct{}), released: make(chan struct{}), ctxErr: make(chan error, 1)}
 }
 
-func (h *holdingHandler) Handle(ctx context.Context, msg kafka.Message) error {
+func (h *holdingHandler) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) error {
 	h.hold.Do(func() {
 		close(h.started)
 		<-h.released
 		h.ctxErr <- ctx.Err()
 	})
-	return h.recorder.Handle(ctx, msg)
+	return h.recorder.Handle(ctx, tx, msg)
 }
 
 // waitStarted returns once the handler holds a message.
@@ -662,40 +970,6 @@ func (h *holdingHandler) waitStarted(t *testing.T) {
 
 // release lets the held message go; calling it again does nothing.
 func (h *holdingHandler) release() { h.free.Do(func() { close(h.released) }) }
-
-// idempotentHandler does its work once per event id the way the service's
-// handlers do: it records the id in processed_event in the transaction of
-// its work, and skips an id it finds there.
-type idempotentHandler struct {
-	pool *pgxpool.Pool
-	mu   sync.Mutex
-	work []string // the event ids whose work was done
-}
-
-func (h *idempotentHandler) Handle(ctx context.Context, msg kafka.Message) error {
-	tx, err := h.pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(ctx)
-	n, err := db.New(tx).MarkEventProcessed(ctx, db.MarkEventProcessedParams{Consumer: "test", EventID: EventID(msg)})
-	if err != nil || n == 0 {
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.work = append(h.work, EventID(msg))
-	h.mu.Unlock()
-	return nil
-}
-
-func (h *idempotentHandler) done() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.work)
-}
 
 // testLogger logs to the test's output and, when also is set, to also.
 func testLogger(t *testing.T, also io.Writer) *slog.Logger {

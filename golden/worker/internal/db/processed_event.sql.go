@@ -9,23 +9,38 @@ import (
 	"context"
 )
 
-const markEventProcessed = `-- name: MarkEventProcessed :execrows
+const markEventsProcessed = `-- name: MarkEventsProcessed :many
 INSERT INTO processed_event (consumer, event_id)
-VALUES ($1, $2)
+SELECT $1::text, unnest($2::text[])
 ON CONFLICT (consumer, event_id) DO NOTHING
+RETURNING event_id
 `
 
-type MarkEventProcessedParams struct {
+type MarkEventsProcessedParams struct {
 	Consumer string
-	EventID  string
+	EventIds []string
 }
 
-// MarkEventProcessed records that consumer has handled event_id. It affects
-// one row the first time and none after that: 0 means "already done, skip".
-func (q *Queries) MarkEventProcessed(ctx context.Context, arg MarkEventProcessedParams) (int64, error) {
-	result, err := q.db.Exec(ctx, markEventProcessed, arg.Consumer, arg.EventID)
+// MarkEventsProcessed records that consumer has handled each of event_ids, in
+// one statement, and returns the ids it had not recorded before: the events
+// whose work is still to do. An id already there, or repeated in event_ids,
+// comes back once at most.
+func (q *Queries) MarkEventsProcessed(ctx context.Context, arg MarkEventsProcessedParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, markEventsProcessed, arg.Consumer, arg.EventIds)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return result.RowsAffected(), nil
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var event_id string
+		if err := rows.Scan(&event_id); err != nil {
+			return nil, err
+		}
+		items = append(items, event_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

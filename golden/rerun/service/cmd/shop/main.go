@@ -134,7 +134,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	kafkaTransport, kafkaDialer := kafkaconn.New(cfg.KafkaTLS, cfg.KafkaSASL)
 
 	// Kafka consumers, one reader each. Run fetches, handles and commits until
-	// ctx is cancelled (step 2), finishing the message in hand first. A
+	// ctx is cancelled (step 2), finishing the batch in hand first. A
 	// message that keeps failing goes to its consumer's dead-letter topic,
 	// through one writer for them all, closed in step 4.
 	deadLetters := consumer.NewDeadLetterWriter(cfg.KafkaBrokers, cfg.CloseTimeout)
@@ -150,10 +150,12 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			CommitTimeout:   cfg.ProductEventsConsumer.CommitTimeout,
 			MaxAttempts:     cfg.ProductEventsConsumer.MaxAttempts,
 			DeadLetterTopic: cfg.ProductEventsConsumer.DeadLetterTopic,
+			BatchSize:       cfg.ProductEventsConsumer.BatchSize,
+			Pool:            pool,
 			CloseTimeout:    cfg.CloseTimeout,
 			Dialer:          kafkaDialer,
 			Metrics:         consumerMetrics,
-		}, consumer.NewProductEventsHandler(pool, logger), deadLetters, logger),
+		}, consumer.NewProductEventsHandler(logger), deadLetters, logger),
 	}
 	for _, c := range consumers {
 		wg.Add(1)

@@ -55,7 +55,7 @@ type Config struct {
 	// KAFKA_SASL_MECHANISM (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512),
 	// KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD: nil when Kafka wants no login.
 	KafkaSASL              sasl.Mechanism
-	ProductEventsConsumer  Consumer // KAFKA_PRODUCT_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC
+	ProductEventsConsumer  Consumer // KAFKA_PRODUCT_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC, _BATCH_SIZE
 	ProcessedEventsCleaner Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
 	OldEventsCleaner       Cleaner  // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE
 }
@@ -64,13 +64,14 @@ type Config struct {
 type Consumer struct {
 	Topic          string        // the topic it reads
 	Group          string        // its consumer group id: the service's replicas share the topic's partitions
-	HandlerTimeout time.Duration // how long one message may take, shutdown included
+	HandlerTimeout time.Duration // how long one batch (one transaction) may take, shutdown included
 	// CommitTimeout bounds what follows the handler: the dead-letter write,
 	// if the message failed, and the offset commit. HandlerTimeout +
 	// CommitTimeout is at most WORKER_DRAIN_TIMEOUT.
 	CommitTimeout   time.Duration
 	MaxAttempts     int    // handler runs before a failing message is dead-lettered
 	DeadLetterTopic string // where such messages go: not Topic, and created ahead of time where auto-creation is off
+	BatchSize       int    // messages handled in one transaction and committed at once; 1 for one at a time
 }
 
 // Cleaner is one cleaner's configuration.
@@ -174,6 +175,7 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			CommitTimeout:   e.duration("KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT", 5*time.Second),
 			MaxAttempts:     e.count("KAFKA_PRODUCT_EVENTS_MAX_ATTEMPTS", 5, 100),
 			DeadLetterTopic: e.topic("KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "products.dlq"),
+			BatchSize:       e.count("KAFKA_PRODUCT_EVENTS_BATCH_SIZE", 100, 10000),
 		},
 		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
 		ProcessedEventsCleaner: Cleaner{
@@ -191,7 +193,7 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 	// The ladder, checked again at run time: a batch, a message or a run in
 	// hand must fit in the worker drain, or shutdown cuts it.
 	if handler, commit := c.ProductEventsConsumer.HandlerTimeout, c.ProductEventsConsumer.CommitTimeout; e.ok("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", "KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && handler+commit > c.WorkerDrainTimeout {
-		e.bad("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", handler.String(), fmt.Sprintf("+ KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT %v = %v is longer than WORKER_DRAIN_TIMEOUT %v: a shutdown would cut the message in hand before its commit; shorten either, or raise WORKER_DRAIN_TIMEOUT to at least %[2]v",
+		e.bad("KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", handler.String(), fmt.Sprintf("+ KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT %v = %v is longer than WORKER_DRAIN_TIMEOUT %v: a shutdown would cut the batch in hand before its commit; shorten either, or raise WORKER_DRAIN_TIMEOUT to at least %[2]v",
 			commit, handler+commit, c.WorkerDrainTimeout))
 	}
 	if e.ok("KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "KAFKA_PRODUCT_EVENTS_TOPIC") && c.ProductEventsConsumer.DeadLetterTopic == c.ProductEventsConsumer.Topic {

@@ -2,15 +2,20 @@ package consumer
 
 import (
 	"context"
+	"crypto/rand"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"example.com/orders/internal/benchtest"
 )
 
 // benchCloseTimeout is CLOSE_TIMEOUT's default: the reader's group timeouts
@@ -30,11 +35,14 @@ const benchCloseTimeout = time.Second
 // Each iteration has a cluster of its own (kfake); close-ms is the figure, to
 // set against CLOSE_TIMEOUT (1 s).
 func BenchmarkCloseMidRebalance(b *testing.B) {
+	// The first member handles a message: processed_event and the handler's
+	// transaction are in PostgreSQL.
+	_, pool := benchtest.Postgres(b, "../../db/migrations")
 	for _, scenario := range []string{"joining", "member", "dead"} {
 		b.Run(scenario, func(b *testing.B) {
 			var total time.Duration
 			for b.Loop() {
-				total += closeMidRebalance(b, scenario)
+				total += closeMidRebalance(b, scenario, pool)
 			}
 			b.ReportMetric(0, "ns/op") // an iteration also starts a cluster: not a figure
 			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "close-ms")
@@ -43,7 +51,7 @@ func BenchmarkCloseMidRebalance(b *testing.B) {
 }
 
 // closeMidRebalance sets up one scenario and returns how long the Close took.
-func closeMidRebalance(b *testing.B, scenario string) time.Duration {
+func closeMidRebalance(b *testing.B, scenario string, pool *pgxpool.Pool) time.Duration {
 	b.Helper()
 	const topic, group = "events", "bench"
 	cluster, err := kfake.NewCluster(kfake.SeedTopics(6, topic))
@@ -66,7 +74,7 @@ func closeMidRebalance(b *testing.B, scenario string) time.Duration {
 	newConsumer := func(h Handler) *Consumer {
 		return New(Config{Name: "bench", Brokers: brokers, Topic: topic, Group: group,
 			HandlerTimeout: 10 * time.Second, CommitTimeout: 5 * time.Second, MaxAttempts: 5,
-			DeadLetterTopic: topic + ".dlq", CloseTimeout: benchCloseTimeout}, h, deadLetters, slog.New(slog.DiscardHandler))
+			DeadLetterTopic: topic + ".dlq", CloseTimeout: benchCloseTimeout, Pool: pool}, h, deadLetters, slog.New(slog.DiscardHandler))
 	}
 	closeNow := func(c *Consumer) time.Duration {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -134,7 +142,7 @@ type firstMessage struct {
 	once sync.Once
 }
 
-func (h *firstMessage) Handle(context.Context, kafka.Message) error {
+func (h *firstMessage) Handle(context.Context, pgx.Tx, kafka.Message) error {
 	h.once.Do(func() { close(h.seen) })
 	return nil
 }
@@ -143,7 +151,7 @@ func produce(b *testing.B, brokers []string, topic string) {
 	b.Helper()
 	w := &kafka.Writer{Addr: kafka.TCP(brokers...), Topic: topic, RequiredAcks: kafka.RequireAll, BatchTimeout: time.Millisecond}
 	defer w.Close()
-	msg := kafka.Message{Value: []byte("x"), Headers: []kafka.Header{{Key: EventIDHeader, Value: []byte("evt-1")}}}
+	msg := kafka.Message{Value: []byte("x"), Headers: []kafka.Header{{Key: EventIDHeader, Value: []byte(rand.Text())}}} // new each time, or processed_event would skip it
 	if err := w.WriteMessages(context.Background(), msg); err != nil {
 		b.Fatal(err)
 	}
