@@ -219,6 +219,7 @@ func (m *Model) configEnv() []EnvVar {
 			answer("OUTBOX_POLL_INTERVAL", r.PollInterval, "outbox.poll_interval"),
 			answer("OUTBOX_BATCH_TIMEOUT", r.BatchTimeout, "outbox.batch_timeout"),
 			EnvVar{"OUTBOX_ORDERED", strconv.FormatBool(r.Ordered), "not outbox.unordered"},
+			EnvVar{"OUTBOX_RELAYS", strconv.Itoa(r.Relays), "outbox.relays"},
 			EnvVar{"OUTBOX_MAX_ATTEMPTS", strconv.Itoa(r.MaxAttempts), "outbox.max_attempts"},
 			answer("OUTBOX_BACKOFF_MIN", r.BackoffMin, "outbox.backoff_min"),
 			answer("OUTBOX_BACKOFF_MAX", r.BackoffMax, "outbox.backoff_max"),
