@@ -173,10 +173,13 @@ type sweep struct {
 	size   int     // slots per window
 }
 
-// newSweep returns the sweep of loop i of relays: windows of Slots/relays
-// slots (rounded up), the i-th first.
+// newSweep returns the sweep of loop i of relays: windows of a quarter of
+// the slots, fewer with more than four loops (Slots/relays, rounded up), the
+// i-th first. Never all the slots at once: a lone loop would take every
+// free slot in each batch, and a second replica's loops would find none
+// free until it commits.
 func newSweep(i, relays int) *sweep {
-	size := (Slots + relays - 1) / relays
+	size := min(Slots/4, (Slots+relays-1)/relays)
 	s := &sweep{next: i * size % Slots, size: size}
 	s.advance()
 	return s

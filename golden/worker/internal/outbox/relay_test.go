@@ -24,6 +24,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/segmentio/kafka-go"
@@ -31,6 +33,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"example.com/relay/db/migrations"
 	"example.com/relay/internal/db"
 	"example.com/relay/internal/testenv"
 )
@@ -107,8 +110,9 @@ func TestRelayPublishesEachEventOnceInOrder(t *testing.T) {
 func TestRelayFinishesTheBatchInFlightWhenCancelled(t *testing.T) {
 	r := newRig(t, testTopic)
 	held, release := r.holdProduce()
+	// One aggregate: all its events are in one slot, and in one batch.
 	const events = 20
-	r.storeMany(testTopic, events, 3)
+	r.storeMany(testTopic, events, 1)
 	cfg := testConfig()
 	stop := r.start(cfg)
 
@@ -120,8 +124,12 @@ func TestRelayFinishesTheBatchInFlightWhenCancelled(t *testing.T) {
 	if r.lockFree(cfg.LockName) {
 		t.Error("a batch is in flight, but a relay of the version before slots could take the relay-wide lock and publish at the same time")
 	}
-	if free := r.slotsFree(cfg.LockName); len(free) != 0 {
-		t.Errorf("a batch of every slot is in flight, but another relay could take slots %v and publish at the same time", free)
+	var slot int32
+	if err := r.pool.QueryRow(context.Background(), "SELECT slot FROM outbox_event LIMIT 1").Scan(&slot); err != nil {
+		t.Fatal(err)
+	}
+	if free := r.slotsFree(cfg.LockName); slices.Contains(free, slot) {
+		t.Errorf("a batch of slot %d is in flight, but another relay could take that slot (free: %v) and publish at the same time", slot, free)
 	}
 	r.cancelRelays()
 	// A relay that wrongly runs its batch on ctx gives up on the batch as
@@ -166,6 +174,48 @@ func TestSlotsAreTheMigrations(t *testing.T) {
 	}
 }
 
+// A database that had events before the slots (migrations up to 0003)
+// gets a slot on each of them from 0004, and the relay publishes them all,
+// in order, with the events stored after. The migration reverts, too.
+func TestSlotsMigrationKeepsTheEventsStoredBefore(t *testing.T) {
+	r := newRig(t, testTopic)
+	ctx := context.Background()
+	sqlDB := stdlib.OpenDBFromPool(r.pool)
+	defer sqlDB.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, migrations.FS, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer provider.Close()
+	if _, err := provider.DownTo(ctx, 3); err != nil {
+		t.Fatalf("reverting to 0003: %v", err)
+	}
+	// Stored as the service before slots did: no slot column to set.
+	for i := range 200 {
+		agg := fmt.Sprintf("before-%d", i%40)
+		payload := fmt.Appendf(nil, "%s/%d", agg, r.seq[agg])
+		r.seq[agg]++
+		var id pgtype.UUID
+		if err := r.pool.QueryRow(ctx, "INSERT INTO outbox_event (aggregate_id, topic, payload) VALUES ($1, $2, $3) RETURNING id", agg, testTopic, payload).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		r.stored = append(r.stored, storedEvent{id.String(), agg, testTopic, payload})
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatalf("applying 0004 over 200 events: %v", err)
+	}
+	if n := r.count("slot IS DISTINCT FROM abs(hashtextextended(aggregate_id, 0) % " + strconv.Itoa(Slots) + ")"); n != 0 {
+		t.Errorf("%d events stored before 0004 have no slot, or another than their aggregate's", n)
+	}
+	r.storeMany(testTopic, 100, 40) // after: aggregates before-* and agg-* side by side
+	cfg := testConfig()
+	cfg.Relays = 3
+	r.start(cfg)
+	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", len(r.stored))
+	r.stopRelays()
+	checkPublished(t, r.read(testTopic), r.stored, true)
+}
+
 // While one loop's batch is in flight (Kafka holds it), the process's other
 // loop publishes every other slot: ordered relays no longer wait for one
 // another, only a slot for its own batch. Nothing of the held loop's slots
@@ -189,17 +239,18 @@ func TestRelayLoopsPublishOtherSlotsWhileOneBatchIsHeld(t *testing.T) {
 	case <-time.After(testenv.Hang):
 		t.Fatal("the relay never sent the held aggregate's event to Kafka")
 	}
-	// The held loop has locked its window, half the slots; the other loop
-	// empties the other half.
+	// The held loop has locked its window; the other loop empties every
+	// other slot.
+	others := Slots - len(newSweep(0, cfg.Relays).window)
 	emptied := func() (int, error) {
 		var n int
 		err := r.pool.QueryRow(context.Background(),
 			"SELECT count(*) FROM (SELECT slot FROM outbox_event GROUP BY slot HAVING bool_and(dispatched_at IS NOT NULL)) AS done").Scan(&n)
 		return n, err
 	}
-	testenv.WaitFor(t, "slots emptied while the other loop's batch is held", Slots/2, emptied)
-	if n, err := emptied(); err != nil || n != Slots/2 {
-		t.Errorf("%d slots emptied while a batch of the other %d was held (err %v): a held slot was published by another loop", n, Slots/2, err)
+	testenv.WaitFor(t, "slots emptied while the other loop's batch is held", others, emptied)
+	if n, err := emptied(); err != nil || n != others {
+		t.Errorf("%d slots emptied while a batch of the other %d was held (err %v): a held slot was published by another loop", n, Slots-others, err)
 	}
 	close(release)
 	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", len(r.stored))

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -70,7 +71,7 @@ func BenchmarkRelay(b *testing.B) {
 				rawTime += writeRaw(b, raw, events, size)
 				storeBacklog(b, pool, events)
 				start := time.Now()
-				relay.drain(context.Background())
+				relay.drain(context.Background(), newSweep(0, 1))
 				relayTime += time.Since(start)
 				if n := pending(b, pool); n != 0 {
 					b.Fatalf("the relay stopped with %d of %d events pending (its error is logged above)", n, events)
@@ -138,4 +139,86 @@ func pending(b *testing.B, pool *pgxpool.Pool) int {
 		b.Fatal(err)
 	}
 	return n
+}
+
+// BenchmarkRelayLoops measures how the relay's rate grows with its loops
+// (OUTBOX_RELAYS) at the default batch size, ordered: each iteration
+// empties one backlog with 1, 2 and 4 loops of one relay, and times a raw
+// writer too, in an order that turns round from one iteration to the next,
+// so that a busy moment of the machine does not fall on one of them only.
+//
+//	relays=N-events/s  N loops emptying the backlog
+//	relays=N/1-x       the same, over one loop's rate in the same iteration
+//	relays=N/raw-%     the same, over the raw writer's rate
+func BenchmarkRelayLoops(b *testing.B) {
+	_, pool := benchtest.Postgres(b, "../../db/migrations")
+	brokers := benchtest.Kafka(b, benchTopic, benchPartitions)
+	events := 10000
+	if testing.Short() {
+		events = 1000
+	}
+	const size = 50
+	cfg := Config{
+		BatchSize:       size,
+		PollInterval:    time.Second,
+		BatchTimeout:    benchBatchTimeout,
+		Ordered:         true,
+		MaxAttempts:     10,
+		BackoffMin:      time.Second,
+		BackoffMax:      time.Minute,
+		MaxMessageBytes: 1 << 20,
+	}
+	raw := NewWriter(brokers, cfg)
+	defer raw.Close()
+	loops := []int{1, 2, 4}
+	relays := map[int]*Relay{}
+	for _, n := range loops {
+		w := NewWriter(brokers, cfg)
+		defer w.Close()
+		c := cfg
+		c.Relays = n
+		relays[n] = NewRelay(pool, w, c, slog.New(slog.NewTextHandler(b.Output(), nil)))
+	}
+	// Each iteration runs the raw writer and every relay, in turn, starting
+	// one further along each time.
+	runs := append([]int{0}, loops...) // 0 is the raw writer
+	took := map[int]time.Duration{}
+	turn := 0
+	for b.Loop() {
+		for k := range runs {
+			n := runs[(turn+k)%len(runs)]
+			if n == 0 {
+				took[0] += writeRaw(b, raw, events, size)
+				continue
+			}
+			storeBacklog(b, pool, events)
+			took[n] += drainWith(relays[n], n)
+			if p := pending(b, pool); p != 0 {
+				b.Fatalf("%d loops stopped with %d of %d events pending (their error is logged above)", n, p, events)
+			}
+		}
+		turn++
+	}
+	total := float64(events * b.N)
+	rate := func(n int) float64 { return total / took[n].Seconds() }
+	b.ReportMetric(0, "ns/op") // an iteration also inserts the backlogs: not a figure
+	for _, n := range loops {
+		b.ReportMetric(rate(n), fmt.Sprintf("relays=%d-events/s", n))
+		b.ReportMetric(100*rate(n)/rate(0), fmt.Sprintf("relays=%d/raw-%%", n))
+		if n > 1 {
+			b.ReportMetric(rate(n)/rate(1), fmt.Sprintf("relays=%d/1-x", n))
+		}
+	}
+}
+
+// drainWith runs drain in n loops at once, each with its own sweep, as Run
+// does on a tick, and returns how long the slowest took.
+func drainWith(r *Relay, n int) time.Duration {
+	start := time.Now()
+	var loops sync.WaitGroup
+	for i := range n {
+		loops.Go(func() { r.drain(context.Background(), newSweep(i, n)) })
+	}
+	loops.Wait()
+	return time.Since(start)
 }
