@@ -142,14 +142,17 @@ func pending(b *testing.B, pool *pgxpool.Pool) int {
 }
 
 // BenchmarkRelayLoops measures how the relay's rate grows with its loops
-// (OUTBOX_RELAYS) at the default batch size, ordered: each iteration
-// empties one backlog with 1, 2 and 4 loops of one relay, and times a raw
-// writer too, in an order that turns round from one iteration to the next,
-// so that a busy moment of the machine does not fall on one of them only.
+// (OUTBOX_RELAYS) and its replicas at the default batch size, ordered: each
+// iteration empties one backlog with 1, 2 and 4 loops of one relay, then
+// with 2 and 4 relays of one loop each, with writers of their own, as
+// replicas have; and times a raw writer too. They take turns in an order
+// that turns round from one iteration to the next, so that a busy moment of
+// the machine does not fall on one of them only.
 //
-//	relays=N-events/s  N loops emptying the backlog
-//	relays=N/1-x       the same, over one loop's rate in the same iteration
-//	relays=N/raw-%     the same, over the raw writer's rate
+//	relays=N-events/s    N loops of one relay (one writer) emptying the backlog
+//	replicas=N-events/s  N relays of one loop each, a writer each
+//	...-events/s / 1     the same, over one loop's rate: relays=N/1-x, replicas=N/1-x
+//	.../raw-%            the same, over the raw writer's rate
 func BenchmarkRelayLoops(b *testing.B) {
 	_, pool := benchtest.Postgres(b, "../../db/migrations")
 	brokers := benchtest.Kafka(b, benchTopic, benchPartitions)
@@ -170,55 +173,74 @@ func BenchmarkRelayLoops(b *testing.B) {
 	}
 	raw := NewWriter(brokers, cfg)
 	defer raw.Close()
-	loops := []int{1, 2, 4}
-	relays := map[int]*Relay{}
-	for _, n := range loops {
+	newRelay := func(loops int) *Relay {
 		w := NewWriter(brokers, cfg)
-		defer w.Close()
+		b.Cleanup(func() { w.Close() })
 		c := cfg
-		c.Relays = n
-		relays[n] = NewRelay(pool, w, c, slog.New(slog.NewTextHandler(b.Output(), nil)))
+		c.Relays = loops
+		return NewRelay(pool, w, c, slog.New(slog.NewTextHandler(b.Output(), nil)))
 	}
-	// Each iteration runs the raw writer and every relay, in turn, starting
-	// one further along each time.
-	runs := append([]int{0}, loops...) // 0 is the raw writer
-	took := map[int]time.Duration{}
+	type run struct {
+		name   string
+		drains []func() // run at once; nil is the raw writer
+	}
+	runs := []run{{name: "raw"}}
+	for _, n := range []int{1, 2, 4} {
+		r := newRelay(n)
+		var drains []func()
+		for i := range n {
+			drains = append(drains, func() { r.drain(context.Background(), newSweep(i, n)) })
+		}
+		runs = append(runs, run{fmt.Sprintf("relays=%d", n), drains})
+	}
+	for _, n := range []int{2, 4} {
+		var drains []func()
+		for range n {
+			r := newRelay(1)
+			drains = append(drains, func() { r.drain(context.Background(), newSweep(0, 1)) })
+		}
+		runs = append(runs, run{fmt.Sprintf("replicas=%d", n), drains})
+	}
+	// Each iteration runs them all in turn, starting one further along
+	// each time.
+	took := make([]time.Duration, len(runs))
 	turn := 0
 	for b.Loop() {
 		for k := range runs {
-			n := runs[(turn+k)%len(runs)]
-			if n == 0 {
-				took[0] += writeRaw(b, raw, events, size)
+			i := (turn + k) % len(runs)
+			if runs[i].drains == nil {
+				took[i] += writeRaw(b, raw, events, size)
 				continue
 			}
 			storeBacklog(b, pool, events)
-			took[n] += drainWith(relays[n], n)
+			took[i] += drainAtOnce(runs[i].drains)
 			if p := pending(b, pool); p != 0 {
-				b.Fatalf("%d loops stopped with %d of %d events pending (their error is logged above)", n, p, events)
+				b.Fatalf("%s stopped with %d of %d events pending (the error is logged above)", runs[i].name, p, events)
 			}
 		}
 		turn++
 	}
 	total := float64(events * b.N)
-	rate := func(n int) float64 { return total / took[n].Seconds() }
+	rate := func(i int) float64 { return total / took[i].Seconds() }
 	b.ReportMetric(0, "ns/op") // an iteration also inserts the backlogs: not a figure
-	for _, n := range loops {
-		b.ReportMetric(rate(n), fmt.Sprintf("relays=%d-events/s", n))
-		b.ReportMetric(100*rate(n)/rate(0), fmt.Sprintf("relays=%d/raw-%%", n))
-		if n > 1 {
-			b.ReportMetric(rate(n)/rate(1), fmt.Sprintf("relays=%d/1-x", n))
+	for i, r := range runs[1:] {
+		i++
+		b.ReportMetric(rate(i), r.name+"-events/s")
+		b.ReportMetric(100*rate(i)/rate(0), r.name+"/raw-%")
+		if i > 1 {
+			b.ReportMetric(rate(i)/rate(1), r.name+"/1-x")
 		}
 	}
 }
 
-// drainWith runs drain in n loops at once, each with its own sweep, as Run
-// does on a tick, and returns how long the slowest took.
-func drainWith(r *Relay, n int) time.Duration {
+// drainAtOnce runs drains at once, as Run's loops do on a tick, and
+// returns how long the slowest took.
+func drainAtOnce(drains []func()) time.Duration {
 	start := time.Now()
-	var loops sync.WaitGroup
-	for i := range n {
-		loops.Go(func() { r.drain(context.Background(), newSweep(i, n)) })
+	var all sync.WaitGroup
+	for _, drain := range drains {
+		all.Go(drain)
 	}
-	loops.Wait()
+	all.Wait()
 	return time.Since(start)
 }
