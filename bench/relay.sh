@@ -4,11 +4,12 @@
 # commit too, taking turns round after round, and prints each sample. It
 # prints figures; it asserts nothing.
 #
-#   bench/relay.sh [-rounds N] [-base COMMIT] [-bench REGEXP]
+#   bench/relay.sh [-rounds N] [-base COMMIT] [-bench REGEXP] [-short]
 #
 #   -rounds N     rounds (default 5); a round runs each tree's benchmarks once (-benchtime 1x)
 #   -base COMMIT  also run COMMIT's golden/full, before this tree's, in every round
 #   -bench REGEXP the benchmarks to run (default: all of internal/outbox's)
+#   -short        one round of the benchmarks' short mode: checks that the script still works
 #
 # Needs the local PostgreSQL (GSGEN_TEST_POSTGRES_URL or DATABASE_URL, as the
 # services' tests). Everything it builds is under one temporary directory,
@@ -16,13 +17,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=5 base= bench=.
+rounds=5 base= bench=. short=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-rounds) rounds=$2; shift ;;
 	-base) base=$2; shift ;;
 	-bench) bench=$2; shift ;;
-	*) echo "usage: $0 [-rounds N] [-base COMMIT] [-bench REGEXP]" >&2; exit 2 ;;
+	-short) rounds=1 short=-test.short ;;
+	*) echo "usage: $0 [-rounds N] [-base COMMIT] [-bench REGEXP] [-short]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -56,7 +58,7 @@ for round in $(seq "$rounds"); do
 	for name in "${trees[@]}"; do
 		# The benchmarks find db/migrations from their package's directory.
 		(cd "$work/$name/internal/outbox" &&
-			../../outbox.test -test.run '^$' -test.bench "$bench" -test.benchtime 1x) |
+			../../outbox.test -test.run '^$' -test.bench "$bench" -test.benchtime 1x $short) |
 			sed -n "s/^Benchmark/round $round $name Benchmark/p"
 	done
 done

@@ -309,8 +309,9 @@ func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err
 		// one aggregate's events at once, out of order. The locks end with
 		// the transaction. This is a statement of its own, before the rows
 		// are read: a statement sees what was committed when it started, so
-		// reading the rows in the one that waits for the locks could miss
-		// the marks of the relay that held them just before.
+		// a read in the statement that takes the locks would not see what
+		// the relay that held them just before committed, such as an event
+		// it charged, which the events behind it must wait for.
 		slots, err = q.TryLockOutboxSlots(ctx, db.TryLockOutboxSlotsParams{Slots: slots, LockName: r.lockName})
 		if err != nil {
 			return false, fmt.Errorf("advisory locks: %w", err)
