@@ -147,6 +147,47 @@ func TestRelayFinishesTheBatchInFlightWhenCancelled(t *testing.T) {
 	checkPublished(t, r.read(testTopic), r.stored, true)
 }
 
+// During a rolling update from a version before slots, an old replica
+// holds the relay-wide lock, exclusive, for each batch: while it does, a
+// relay of today publishes nothing, and once it lets go, everything.
+func TestRelayWaitsForARelayOfBeforeSlots(t *testing.T) {
+	r := newRig(t, testTopic)
+	const events = 60
+	r.storeMany(testTopic, events, 40)
+	cfg := testConfig()
+	w := NewWriter(r.addrs, cfg)
+	defer w.Close()
+	relay := NewRelay(r.pool, w, cfg, slog.New(r.log))
+
+	ctx := context.Background()
+	old, err := r.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Rollback(ctx)
+	if acquired, err := db.New(old).TryLockOutboxRelay(ctx, cfg.LockName); err != nil || !acquired {
+		t.Fatalf("the old relay's lock: acquired %v, err %v", acquired, err)
+	}
+	// One look of today's relay, in this goroutine: it returns once every
+	// window came back short.
+	if err := relay.drain(ctx, newSweep(0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.count("dispatched_at IS NOT NULL"); n != 0 {
+		t.Errorf("%d events published while a relay of before slots held the relay-wide lock", n)
+	}
+	if err := old.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := relay.drain(ctx, newSweep(0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.count("dispatched_at IS NULL"); n != 0 {
+		t.Errorf("%d of %d events still pending after the old relay let go", n, events)
+	}
+	checkPublished(t, r.read(testTopic), r.stored, true)
+}
+
 // The slot PostgreSQL stores on each row (db/migrations/0004) takes the
 // values 0 to Slots-1, all of them: a relay that knew fewer slots than the
 // rows use would never publish the others, and one that knew more would
