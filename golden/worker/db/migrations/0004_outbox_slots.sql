@@ -10,9 +10,11 @@
 -- A stored generated column: PostgreSQL computes it at every insert, whatever
 -- code inserts, and ADD COLUMN computes it for the rows already there
 -- (rewriting the table once: run it while the outbox is small). hashtextextended
--- is IMMUTABLE, as a generated column requires, and is the hash PostgreSQL's
--- own hash partitioning stores on disk, so it does not change between
--- releases.
+-- is IMMUTABLE, as a generated column requires, and PostgreSQL's own hash
+-- partitioning stores its values on disk too, so it stays the same across
+-- releases. A migration of its own, not a change to 0001: a database that has
+-- applied 0001 never applies it again. (If yours has migrations numbered
+-- above this one, goose applies it as a missing one: goose up -allow-missing.)
 --
 -- 16 is outbox.Slots in internal/outbox/relay.go, and the two must match (a
 -- test of internal/outbox checks them). It is fixed for the life of the
