@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -139,9 +140,13 @@ func (r *Relay) Run(ctx context.Context, wg *sync.WaitGroup) {
 	defer wg.Done()
 
 	relays := max(r.cfg.Relays, 1)
+	// Each replica starts its loops at a window of its own choosing, so that
+	// replicas started together do not ask for the same slots batch after
+	// batch.
+	start := rand.IntN(Slots)
 	var loops sync.WaitGroup
 	for i := range relays {
-		loops.Go(func() { r.loop(ctx, newSweep(i, relays)) })
+		loops.Go(func() { r.loop(ctx, newSweep(start, i, relays)) })
 	}
 	loops.Wait()
 }
@@ -174,13 +179,13 @@ type sweep struct {
 }
 
 // newSweep returns the sweep of loop i of relays: windows of a quarter of
-// the slots, fewer with more than four loops (Slots/relays, rounded up), the
-// i-th first. Never all the slots at once: a lone loop would take every
-// free slot in each batch, and a second replica's loops would find none
-// free until it commits.
-func newSweep(i, relays int) *sweep {
+// the slots, fewer with more than four loops (Slots/relays, rounded up),
+// the i-th after the window of slot start first. Never all the slots at
+// once: a lone loop would take every free slot in each batch, and a second
+// replica's loops would find none free until it commits.
+func newSweep(start, i, relays int) *sweep {
 	size := min(Slots/4, (Slots+relays-1)/relays)
-	s := &sweep{next: i * size % Slots, size: size}
+	s := &sweep{next: (start - start%size + i*size) % Slots, size: size}
 	s.advance()
 	return s
 }

@@ -170,7 +170,7 @@ func TestRelayWaitsForARelayOfBeforeSlots(t *testing.T) {
 	}
 	// One look of today's relay, in this goroutine: it returns once every
 	// window came back short.
-	if err := relay.drain(ctx, newSweep(0, 1)); err != nil {
+	if err := relay.drain(ctx, newSweep(0, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if n := r.count("dispatched_at IS NOT NULL"); n != 0 {
@@ -179,7 +179,7 @@ func TestRelayWaitsForARelayOfBeforeSlots(t *testing.T) {
 	if err := old.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := relay.drain(ctx, newSweep(0, 1)); err != nil {
+	if err := relay.drain(ctx, newSweep(0, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if n := r.count("dispatched_at IS NULL"); n != 0 {
@@ -282,7 +282,7 @@ func TestRelayLoopsPublishOtherSlotsWhileOneBatchIsHeld(t *testing.T) {
 	}
 	// The held loop has locked its window; the other loop empties every
 	// other slot.
-	others := Slots - len(newSweep(0, cfg.Relays).window)
+	others := Slots - len(newSweep(0, 0, cfg.Relays).window)
 	emptied := func() (int, error) {
 		var n int
 		err := r.pool.QueryRow(context.Background(),

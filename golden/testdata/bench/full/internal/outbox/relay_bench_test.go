@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
+	mathrand "math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -71,7 +72,7 @@ func BenchmarkRelay(b *testing.B) {
 				rawTime += writeRaw(b, raw, events, size)
 				storeBacklog(b, pool, events)
 				start := time.Now()
-				relay.drain(context.Background(), newSweep(0, 1))
+				relay.drain(context.Background(), newSweep(0, 0, 1))
 				relayTime += time.Since(start)
 				if n := pending(b, pool); n != 0 {
 					b.Fatalf("the relay stopped with %d of %d events pending (its error is logged above)", n, events)
@@ -189,15 +190,16 @@ func BenchmarkRelayLoops(b *testing.B) {
 		r := newRelay(n)
 		var drains []func()
 		for i := range n {
-			drains = append(drains, func() { r.drain(context.Background(), newSweep(i, n)) })
+			drains = append(drains, func() { r.drain(context.Background(), newSweep(0, i, n)) })
 		}
 		runs = append(runs, run{fmt.Sprintf("relays=%d", n), drains})
 	}
 	for _, n := range []int{2, 4} {
 		var drains []func()
 		for range n {
-			r := newRelay(1)
-			drains = append(drains, func() { r.drain(context.Background(), newSweep(0, 1)) })
+			// Each at a window of its own choosing, as Run does.
+			r, start := newRelay(1), mathrand.IntN(Slots)
+			drains = append(drains, func() { r.drain(context.Background(), newSweep(start, 0, 1)) })
 		}
 		runs = append(runs, run{fmt.Sprintf("replicas=%d", n), drains})
 	}
