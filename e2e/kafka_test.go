@@ -30,7 +30,10 @@ func slowDown(c *kfake.Cluster, d time.Duration) *slowBroker {
 			case s.held <- struct{}{}:
 			default:
 			}
-			time.Sleep(d)
+			// Asleep, not blocking: the cluster serves other requests
+			// meanwhile (a consumer's fetches, other relays' produces), as
+			// a slow broker does, instead of making them queue behind it.
+			c.SleepControl(func() { time.Sleep(d) })
 		}
 		return nil, nil, false // not handled: the cluster then processes the request as usual
 	})

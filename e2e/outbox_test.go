@@ -110,10 +110,15 @@ type inserter struct {
 }
 
 func insertEvents(pool *pgxpool.Pool) *inserter {
+	return insertEventsFrom(pool, make([]int, aggregates))
+}
+
+// insertEventsFrom is insertEvents numbering each aggregate's events on
+// from seq (len(seq) aggregates), which it takes over.
+func insertEventsFrom(pool *pgxpool.Pool, seq []int) *inserter {
 	in := &inserter{stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(in.done)
-		seq := make([]int, aggregates)
 		tick := time.NewTicker(insertEvery)
 		defer tick.Stop()
 		for i := 0; ; i++ {
@@ -122,7 +127,7 @@ func insertEvents(pool *pgxpool.Pool) *inserter {
 				return
 			case <-tick.C:
 			}
-			agg := i % aggregates
+			agg := i % len(seq)
 			seq[agg]++
 			if _, in.err = pool.Exec(context.Background(),
 				"INSERT INTO outbox_event (aggregate_id, topic, payload) VALUES ($1, $2, $3)",
@@ -360,6 +365,61 @@ func TestOutboxTwoReplicas(t *testing.T) {
 	}
 	t.Logf("scenario 4, two replicas (rolling update): %d/%d trials passed; %d events, 0 duplicates, order kept; batches published by the old replicas %d, by the new ones %d",
 		trials, trials, events, batchesOld, batchesNew)
+}
+
+// Scenario 4b: four replicas at once, each with two relay loops
+// (OUTBOX_RELAYS), over a backlog spread across every slot while inserts
+// keep coming; two replicas stop gracefully while the others run, then the
+// last two. Each replica publishes, no event is published twice, none is
+// lost, and each aggregate's order holds.
+func TestOutboxFourReplicas(t *testing.T) {
+	e2eOnly(t)
+	const trials = 2
+	rig := newRelayRig(t)
+	var events int
+	var perReplica [4]int
+	for i := range trials {
+		// The broker at full speed: the slowed one holds every request in
+		// turn, the whole cluster's, which eight loops would queue on past
+		// their write timeout.
+		brokers, _ := rig.trial()
+		// A backlog of 64 aggregates (every slot has some), then the
+		// inserter's events on top (insertEvents' aggregates agg-0 to agg-7
+		// are among them, numbered on from the backlog).
+		next := make([]int, 64)
+		storeEvents(t, rig.pool, outboxTopic, 3000, next)
+		in := insertEventsFrom(rig.pool, next[:aggregates])
+		var replicas [4]*service
+		for j := range replicas {
+			replicas[j] = rig.startWith(fmt.Sprintf("relay trial %d, replica %d", i, j), brokers, map[string]string{"OUTBOX_RELAYS": "2"})
+		}
+		// Every replica at work at once.
+		for j, r := range replicas {
+			waitCount(t, fmt.Sprintf("batches published by replica %d", j), 2, func() int { return batches(r) })
+		}
+		replicas[0].stop()
+		replicas[1].stop()
+		// The two left publish on, inserts still coming.
+		left := batches(replicas[2]) + batches(replicas[3])
+		waitCount(t, "batches published by the two replicas left", left+4, func() int { return batches(replicas[2]) + batches(replicas[3]) })
+		in.finish(t)
+		rig.waitDispatched()
+		replicas[2].stop()
+		replicas[3].stop()
+		d := rig.checkDelivery(brokers)
+		if d.duplicates > 0 {
+			t.Errorf("trial %d: %d events published twice by four replicas stopped gracefully", i, d.duplicates)
+		}
+		events += d.events
+		for j, r := range replicas {
+			perReplica[j] += batches(r)
+		}
+		if t.Failed() {
+			t.FailNow()
+		}
+	}
+	t.Logf("scenario 4b, four replicas of two relay loops: %d/%d trials passed; %d events, 0 duplicates, none lost, order kept; batches published by each replica %v",
+		trials, trials, events, perReplica)
 }
 
 // storeEvents stores n events in one transaction, one INSERT each as

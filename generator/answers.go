@@ -28,7 +28,8 @@ type OutboxAnswers struct {
 	BatchSize    int      `yaml:"batch_size,omitempty"`    // rows per batch
 	PollInterval Duration `yaml:"poll_interval,omitempty"` // pause between batches
 	BatchTimeout Duration `yaml:"batch_timeout,omitempty"` // deadline of one batch; fits in worker_drain
-	Unordered    bool     `yaml:"unordered,omitempty"`     // drop the advisory lock: faster, no per-aggregate order across replicas
+	Unordered    bool     `yaml:"unordered,omitempty"`     // drop the advisory locks: faster, no per-aggregate order across relays
+	Relays       int      `yaml:"relays,omitempty"`        // relay loops per replica; in ordered mode each takes other slots
 	MaxAttempts  int      `yaml:"max_attempts,omitempty"`  // failed publishes of one event before it is parked
 	BackoffMin   Duration `yaml:"backoff_min,omitempty"`   // first wait after a failure (an event's, or the loop's when Kafka is down)
 	BackoffMax   Duration `yaml:"backoff_max,omitempty"`   // longest wait: the doubling stops here

@@ -15,7 +15,8 @@ type Relay struct {
 	BatchSize    int           // rows per batch
 	PollInterval time.Duration // pause between batches when the backlog is empty
 	BatchTimeout time.Duration // deadline of one batch: lock, publish, mark, commit
-	Ordered      bool          // take an advisory lock so one replica publishes at a time
+	Ordered      bool          // take a slot's advisory lock so one relay publishes each slot at a time
+	Relays       int           // relay loops per replica, each with a connection while its batch runs
 	// Failure handling (design §9): an event Kafka refuses waits BackoffMin,
 	// then twice as long each time up to BackoffMax, and is parked after
 	// MaxAttempts; a batch that fails as a whole (Kafka down) backs the loop
@@ -103,6 +104,10 @@ type TaskServer struct {
 	AllowRequeue      bool // task timeout may exceed ShutdownTimeout: handlers are idempotent
 }
 
+// DefaultOutboxRelays is how many relay loops a replica runs: two keep
+// a second batch publishing while the first commits (docs/benchmarks.md).
+const DefaultOutboxRelays = 2
+
 // Defaults of the component answers.
 const (
 	DefaultOutboxTopic     = "events"
@@ -183,7 +188,7 @@ func (m *Model) deriveComponents(a Answers) error {
 	if m.Outbox {
 		o := a.Outbox
 		m.Relay = &Relay{Topic: o.Topic, BatchSize: o.BatchSize, PollInterval: time.Duration(o.PollInterval),
-			BatchTimeout: time.Duration(o.BatchTimeout), Ordered: !o.Unordered,
+			BatchTimeout: time.Duration(o.BatchTimeout), Ordered: !o.Unordered, Relays: o.Relays,
 			MaxAttempts: o.MaxAttempts, BackoffMin: time.Duration(o.BackoffMin), BackoffMax: time.Duration(o.BackoffMax)}
 		if err := validateTopic("outbox.topic", o.Topic); err != nil {
 			return err
@@ -477,6 +482,7 @@ func (a *Answers) componentDefaults() {
 		o := &a.Outbox
 		setDefault(&o.Topic, DefaultOutboxTopic)
 		setDefault(&o.BatchSize, DefaultOutboxBatchSize)
+		setDefault(&o.Relays, DefaultOutboxRelays)
 		setDefault(&o.PollInterval, Duration(defaultPollInterval))
 		setDefault(&o.BatchTimeout, Duration(defaultBatchTimeout))
 		setDefault(&o.MaxAttempts, DefaultOutboxMaxAttempts)

@@ -53,15 +53,17 @@ func TestPoolSize(t *testing.T) {
 	for _, tc := range []struct {
 		comps    []string
 		mode     string
+		relays   int
 		min, def int
 		worker   int
 	}{
-		{[]string{"outbox"}, "", 1, 1, 0},
-		{[]string{"http", "outbox", "kafka", "cleaner"}, "", 5, 8, 0},            // relay, consumer, 2 cleaners, 1 for HTTP; +3 headroom
-		{[]string{"http", "outbox", "asynq", "kafka", "cleaner"}, "", 15, 18, 0}, // + 10 asynq handlers
-		{[]string{"http", "outbox", "asynq"}, "dedicated", 10, 10, 10},           // the worker's 10 handlers decide
+		{[]string{"outbox"}, "", 0, 2, 2, 0},                                        // 2 relay loops by default
+		{[]string{"outbox"}, "", 5, 5, 5, 0},                                        // outbox.relays 5
+		{[]string{"http", "outbox", "kafka", "cleaner"}, "", 0, 6, 9, 0},            // 2 relays, consumer, 2 cleaners, 1 for HTTP; +3 headroom
+		{[]string{"http", "outbox", "asynq", "kafka", "cleaner"}, "", 0, 16, 19, 0}, // + 10 asynq handlers
+		{[]string{"http", "outbox", "asynq"}, "dedicated", 0, 10, 10, 10},           // the worker's 10 handlers decide
 	} {
-		a := Answers{Name: "orders", Components: tc.comps, Asynq: AsynqAnswers{Mode: tc.mode}}
+		a := Answers{Name: "orders", Components: tc.comps, Asynq: AsynqAnswers{Mode: tc.mode}, Outbox: OutboxAnswers{Relays: tc.relays}}
 		p := defaultModel(t, a).Pool
 		if p.Min != tc.min || p.Default != tc.def || p.WorkerHandlers != tc.worker {
 			t.Errorf("%v %s: pool min %d default %d worker %d (%s), want %d %d %d", tc.comps, tc.mode, p.Min, p.Default, p.WorkerHandlers, p, tc.min, tc.def, tc.worker)

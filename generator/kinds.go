@@ -216,6 +216,7 @@ func outboxEnv(m *Model) []EnvVar {
 		durationVar("OUTBOX_POLL_INTERVAL", r.PollInterval, "outbox.poll_interval"),
 		durationVar("OUTBOX_BATCH_TIMEOUT", r.BatchTimeout, "outbox.batch_timeout"),
 		{"OUTBOX_ORDERED", strconv.FormatBool(r.Ordered), "not outbox.unordered"},
+		{"OUTBOX_RELAYS", strconv.Itoa(r.Relays), "outbox.relays"},
 		{"OUTBOX_MAX_ATTEMPTS", strconv.Itoa(r.MaxAttempts), "outbox.max_attempts"},
 		durationVar("OUTBOX_BACKOFF_MIN", r.BackoffMin, "outbox.backoff_min"),
 		durationVar("OUTBOX_BACKOFF_MAX", r.BackoffMax, "outbox.backoff_max"),
@@ -227,6 +228,7 @@ func outboxSettings(a Answers) []setting {
 	o := a.Outbox
 	return []setting{
 		count("outbox.batch_size", o.BatchSize, limits.OutboxBatchSize),
+		count("outbox.relays", o.Relays, limits.OutboxRelays),
 		duration("outbox.poll_interval", o.PollInterval, maxTimeout),
 		duration("outbox.batch_timeout", o.BatchTimeout, maxTimeout),
 		count("outbox.max_attempts", o.MaxAttempts, limits.OutboxMaxAttempts),

@@ -11,6 +11,7 @@ import (
 // config.go would take without checking is one gsgen already checked.
 type Limits struct {
 	OutboxBatchSize  int // OUTBOX_BATCH_SIZE: rows per batch and messages per Kafka write
+	OutboxRelays     int // OUTBOX_RELAYS: relay loops per replica; beyond the outbox's 16 slots a loop has none to publish
 	CleanerBatchSize int // CLEANER_<NAME>_BATCH_SIZE: rows per DELETE
 	AsynqConcurrency int // ASYNQ_CONCURRENCY: tasks one process runs at once
 	DatabaseMaxConns int // DATABASE_MAX_CONNS: connections of the shared pool
@@ -31,7 +32,7 @@ type Limits struct {
 }
 
 // limits bound the counts; each fits an int32, which pgx and the queries use.
-var limits = Limits{OutboxBatchSize: 10000, CleanerBatchSize: 10000, AsynqConcurrency: 1000, DatabaseMaxConns: 1000, RedisDB: 15,
+var limits = Limits{OutboxBatchSize: 10000, OutboxRelays: 16, CleanerBatchSize: 10000, AsynqConcurrency: 1000, DatabaseMaxConns: 1000, RedisDB: 15,
 	OutboxMaxAttempts: 1000, ConsumerMaxAttempts: 100, QueuePriority: 100, TaskMaxRetry: 100,
 	ConsumerBatchSize: 10000}
 

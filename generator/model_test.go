@@ -305,6 +305,8 @@ func TestComponentAnswersRejected(t *testing.T) {
 		// Counts the service's config.go would refuse, or overflow on.
 		{"outbox batch size over the service's limit", func() Answers { a := with("outbox"); a.Outbox.BatchSize = 3000000000; return a }(),
 			"outbox.batch_size", "3000000000 is more than 10000, the most the service accepts"},
+		{"outbox relays over the outbox's slots", func() Answers { a := with("outbox"); a.Outbox.Relays = 17; return a }(),
+			"outbox.relays", "17 is more than 16, the most the service accepts"},
 		{"asynq concurrency over the service's limit", func() Answers { a := with("asynq"); a.Asynq.Concurrency = 1001; return a }(),
 			"asynq.concurrency", "at most 1000"},
 		{"cleaner batch over the service's limit", func() Answers {
@@ -346,7 +348,7 @@ func TestLimitsAreTheServicesOwn(t *testing.T) {
 			config = string(f.Content)
 		}
 	}
-	for env, limit := range map[string]int{"OUTBOX_BATCH_SIZE": limits.OutboxBatchSize, "CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE": limits.CleanerBatchSize,
+	for env, limit := range map[string]int{"OUTBOX_BATCH_SIZE": limits.OutboxBatchSize, "OUTBOX_RELAYS": limits.OutboxRelays, "CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE": limits.CleanerBatchSize,
 		"ASYNQ_CONCURRENCY": limits.AsynqConcurrency, "DATABASE_MAX_CONNS": limits.DatabaseMaxConns, "REDIS_DB": limits.RedisDB} {
 		if !regexp.MustCompile(`"` + env + `", [a-zA-Z0-9]+, ` + strconv.Itoa(limit) + `\)`).MatchString(config) {
 			t.Errorf("config.go does not bound %s by %d", env, limit)

@@ -22,7 +22,8 @@ type PoolSize struct {
 	// Parts say what the main process's pool is made of, for gsgen plan and
 	// the README.
 	Parts []PoolPart
-	// Loops is how many background loops share the pool.
+	// Loops is how many background loops share the pool, the outbox
+	// relays aside (their number is OUTBOX_RELAYS).
 	Loops int
 	// WorkerHandlers is the dedicated asynq worker's concurrency: a process
 	// of its own, with a pool of its own, reading the same
@@ -48,8 +49,8 @@ func (m *Model) poolSize() PoolSize {
 	var p PoolSize
 	add := func(what string, n int) { p.Parts = append(p.Parts, PoolPart{what, n}) }
 	if m.Relay != nil {
-		add("outbox relay", 1)
-		p.Loops++
+		// Not in Loops: the service counts OUTBOX_RELAYS itself.
+		add("outbox relays", m.Relay.Relays)
 	}
 	for _, c := range m.Consumers {
 		add("consumer "+c.Name, 1)

@@ -141,6 +141,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		PollInterval:    cfg.Outbox.PollInterval,
 		BatchTimeout:    cfg.Outbox.BatchTimeout,
 		Ordered:         cfg.Outbox.Ordered,
+		Relays:          cfg.Outbox.Relays,
 		MaxAttempts:     cfg.Outbox.MaxAttempts,
 		BackoffMin:      cfg.Outbox.BackoffMin,
 		BackoffMax:      cfg.Outbox.BackoffMax,

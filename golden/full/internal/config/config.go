@@ -66,7 +66,8 @@ type Outbox struct {
 	BatchSize    int           // rows per batch and per Kafka write
 	PollInterval time.Duration // pause between looks at an empty outbox
 	BatchTimeout time.Duration // bound on one batch (lock, publish, mark, commit); at most WORKER_DRAIN_TIMEOUT
-	Ordered      bool          // one replica publishes at a time, so each aggregate's events keep their order
+	Ordered      bool          // one relay publishes each slot at a time, so each aggregate's events keep their order
+	Relays       int           // relay loops in this process, each with a pool connection while its batch runs
 	// An event Kafka refuses waits BackoffMin, then twice as long each time
 	// up to BackoffMax, and is parked after MaxAttempts refusals; when Kafka
 	// is down the relay waits the same way, charging nothing.
@@ -119,13 +120,14 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// outbox relay 1 + consumer order-events 1 + cleaner outbox-dispatched 1 + cleaner processed-events 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 18
-	defaultDatabaseMaxConns   = 18
+	// outbox relays 2 + consumer order-events 1 + cleaner outbox-dispatched 1 + cleaner processed-events 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 19
+	defaultDatabaseMaxConns   = 19
 	defaultKafkaBrokers       = "127.0.0.1:9092"
 	defaultOutboxBatchSize    = 50
 	defaultOutboxPollInterval = 500 * time.Millisecond
 	defaultOutboxBatchTimeout = 10 * time.Second
 	defaultOutboxOrdered      = true
+	defaultOutboxRelays       = 2
 	defaultOutboxMaxAttempts  = 10
 	defaultOutboxBackoffMin   = time.Second
 	defaultOutboxBackoffMax   = time.Minute
@@ -202,6 +204,8 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			PollInterval: e.duration("OUTBOX_POLL_INTERVAL", defaultOutboxPollInterval),
 			BatchTimeout: e.duration("OUTBOX_BATCH_TIMEOUT", defaultOutboxBatchTimeout),
 			Ordered:      e.boolean("OUTBOX_ORDERED", defaultOutboxOrdered),
+			// Beyond the outbox's 16 slots an ordered loop has none to publish.
+			Relays: e.count("OUTBOX_RELAYS", defaultOutboxRelays, 16),
 			// An event refused a thousand times will not go through on the next try.
 			MaxAttempts:     e.count("OUTBOX_MAX_ATTEMPTS", defaultOutboxMaxAttempts, 1000),
 			BackoffMin:      e.durationUpTo("OUTBOX_BACKOFF_MIN", defaultOutboxBackoffMin, maxOutboxBackoff),
@@ -253,11 +257,11 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			"must be at least the task timeout "+taskTimeout.String()+": every deploy would cut running tasks and run them again")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (4 background loops, one for HTTP handlers, each asynq handler):
+	// same time (each outbox relay, 3 other background loops, one for HTTP handlers, each asynq handler):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := 4 + 1 + c.AsynqConcurrency
-	if e.ok("DATABASE_MAX_CONNS", "ASYNQ_CONCURRENCY") && int(c.DatabaseMaxConns) < minConns {
-		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once", minConns))
+	minConns := c.Outbox.Relays + 3 + 1 + c.AsynqConcurrency
+	if e.ok("DATABASE_MAX_CONNS", "OUTBOX_RELAYS", "ASYNQ_CONCURRENCY") && int(c.DatabaseMaxConns) < minConns {
+		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once (OUTBOX_RELAYS=%d of them the relays)", minConns, c.Outbox.Relays))
 	}
 	_, c.GoMemLimitSet = lookup("GOMEMLIMIT")
 	budget := c.Budget

@@ -101,10 +101,12 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"DATABASE_URL", ""},
 		{"DATABASE_URL", "postgres://user:secret@db:notaport/x"},
 		{"DATABASE_MAX_CONNS", "0"},
-		{"DATABASE_MAX_CONNS", strconv.Itoa(15 - 1)}, // below what the parts need at once
+		{"DATABASE_MAX_CONNS", strconv.Itoa(16 - 1)}, // below what the parts need at once
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
 		{"KAFKA_ORDER_EVENTS_TOPIC", "no spaces"},
+		{"OUTBOX_RELAYS", "0"},
+		{"OUTBOX_RELAYS", strconv.Itoa(16 + 1)}, // more loops than the outbox has slots
 		{"OUTBOX_MAX_ATTEMPTS", "0"},
 		{"OUTBOX_MAX_ATTEMPTS", "1001"},
 		{"OUTBOX_BACKOFF_MIN", "0s"},
@@ -141,6 +143,21 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 				t.Errorf("error %q shows a password", err)
 			}
 		})
+	}
+}
+
+// Each relay loop holds a connection while its batch runs, so the smallest
+// pool grows with OUTBOX_RELAYS.
+func TestLoadCountsEachRelayInThePool(t *testing.T) {
+	// The smallest pool with one relay: the default's minimum, less the
+	// default's other relays.
+	smallest := strconv.Itoa(16 - 2 + 1)
+	if _, err := Load(lookup(map[string]string{"DATABASE_MAX_CONNS": smallest, "OUTBOX_RELAYS": "1"})); err != nil {
+		t.Errorf("DATABASE_MAX_CONNS=%s with one relay: %v", smallest, err)
+	}
+	_, err := Load(lookup(map[string]string{"DATABASE_MAX_CONNS": smallest, "OUTBOX_RELAYS": "2"}))
+	if err == nil || !strings.Contains(err.Error(), "DATABASE_MAX_CONNS") || !strings.Contains(err.Error(), "OUTBOX_RELAYS=2") {
+		t.Errorf("DATABASE_MAX_CONNS=%s with two relays: got %v, want an error naming DATABASE_MAX_CONNS and OUTBOX_RELAYS=2", smallest, err)
 	}
 }
 

@@ -21,6 +21,7 @@ type OutboxEvent struct {
 	LastError     *string
 	NextAttemptAt *time.Time
 	ParkedAt      *time.Time
+	Slot          int16
 }
 
 type ProcessedEvent struct {

@@ -84,6 +84,7 @@ FROM outbox_event AS e
 WHERE e.dispatched_at IS NULL
   AND e.parked_at IS NULL
   AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
+  AND (NOT $1::bool OR e.slot = ANY($2::integer[]))
   AND NOT ($1::bool AND EXISTS (
       SELECT 1
       FROM outbox_event AS held
@@ -93,12 +94,13 @@ WHERE e.dispatched_at IS NULL
         AND (held.created_at, held.id) < (e.created_at, e.id)
   ))
 ORDER BY e.created_at, e.id
-LIMIT $2
+LIMIT $3
 FOR UPDATE SKIP LOCKED
 `
 
 type LockOutboxBatchParams struct {
 	Ordered   bool
+	Slots     []int32
 	BatchSize int32
 }
 
@@ -113,10 +115,12 @@ type LockOutboxBatchRow struct {
 // LockOutboxBatch locks the oldest events that are due: not dispatched, not
 // parked, not waiting for their next attempt. When ordered, it also leaves
 // out every event behind an earlier one of its aggregate that waits or is
-// parked, so a failing event holds back its own aggregate and no other.
-// SKIP LOCKED: rows another replica has locked are skipped, not waited for.
+// parked, so a failing event holds back its own aggregate and no other,
+// and takes only events of the given slots, those whose locks the relay
+// holds. SKIP LOCKED: rows another relay has locked are skipped, not waited
+// for.
 func (q *Queries) LockOutboxBatch(ctx context.Context, arg LockOutboxBatchParams) ([]LockOutboxBatchRow, error) {
-	rows, err := q.db.Query(ctx, lockOutboxBatch, arg.Ordered, arg.BatchSize)
+	rows, err := q.db.Query(ctx, lockOutboxBatch, arg.Ordered, arg.Slots, arg.BatchSize)
 	if err != nil {
 		return nil, err
 	}
@@ -236,11 +240,52 @@ const tryLockOutboxRelay = `-- name: TryLockOutboxRelay :one
 SELECT pg_try_advisory_xact_lock(hashtextextended($1::text, 0)) AS acquired
 `
 
-// TryLockOutboxRelay takes the relay's advisory lock until the transaction
-// ends, without waiting. False means another replica holds it.
+// TryLockOutboxRelay takes the relay-wide advisory lock, exclusive, until the
+// transaction ends, without waiting: what the relay took before the outbox
+// had slots, one replica at a time. False means a relay holds it. Kept for
+// the tests that show such a relay waits for today's.
 func (q *Queries) TryLockOutboxRelay(ctx context.Context, lockName string) (bool, error) {
 	row := q.db.QueryRow(ctx, tryLockOutboxRelay, lockName)
 	var acquired bool
 	err := row.Scan(&acquired)
 	return acquired, err
+}
+
+const tryLockOutboxSlots = `-- name: TryLockOutboxSlots :many
+SELECT s.slot::integer AS slot
+FROM unnest($1::integer[]) AS s (slot)
+WHERE pg_try_advisory_xact_lock_shared(hashtextextended($2::text, 0))
+  AND pg_try_advisory_xact_lock(hashtext($2::text), s.slot)
+`
+
+type TryLockOutboxSlotsParams struct {
+	Slots    []int32
+	LockName string
+}
+
+// TryLockOutboxSlots takes, until the transaction ends and without waiting,
+// the advisory lock of each given slot that no other relay holds, and
+// returns the slots it took. Each relay also holds the relay-wide lock in
+// shared mode: relays of this version share it, while a relay of a version
+// before slots (TryLockOutboxRelay, exclusive) waits for all of them, so a
+// rolling update from one to the other never publishes an aggregate from
+// two places at once.
+func (q *Queries) TryLockOutboxSlots(ctx context.Context, arg TryLockOutboxSlotsParams) ([]int32, error) {
+	rows, err := q.db.Query(ctx, tryLockOutboxSlots, arg.Slots, arg.LockName)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []int32
+	for rows.Next() {
+		var slot int32
+		if err := rows.Scan(&slot); err != nil {
+			return nil, err
+		}
+		items = append(items, slot)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -21,10 +22,19 @@ import (
 	"example.com/orders/internal/db"
 )
 
-// DefaultLockName names the advisory lock that lets one replica publish at
-// a time in ordered mode. It includes the service name so that services
-// sharing a database do not wait on each other.
+// DefaultLockName names the relay's advisory locks, one per slot, in
+// ordered mode. It includes the service name so that services sharing a
+// database do not wait on each other.
 const DefaultLockName = "orders/outbox-relay"
+
+// Slots is how many slots the outbox is divided into: an event's slot is a
+// hash of its aggregate id, which PostgreSQL stores on the row (the slot
+// column, db/migrations/0004_outbox_slots.sql, which must use the same
+// number). In ordered mode a relay publishes a slot only while it holds
+// the slot's advisory lock, so relays publish different slots at once and
+// each aggregate's events still go out in order. It never changes once
+// rows exist: see the migration.
+const Slots = 16
 
 // EventIDHeader is the Kafka header that carries the outbox row's id, the
 // key consumers deduplicate on.
@@ -35,7 +45,11 @@ type Config struct {
 	BatchSize    int           // rows per batch, and messages per WriteMessages call
 	PollInterval time.Duration // pause between looks at an empty outbox
 	BatchTimeout time.Duration // bound on one whole batch: lock, publish, mark, commit or roll back
-	Ordered      bool          // one replica at a time, so each aggregate's events keep their order
+	Ordered      bool          // one relay per slot at a time, so each aggregate's events keep their order
+	// Relays is how many loops publish at once in this process, each with
+	// a connection of the pool while its batch runs. In ordered mode they
+	// take different slots; replicas add theirs.
+	Relays int
 
 	// An event Kafka refuses is tried again after BackoffMin, then after
 	// twice as long each time, at most BackoffMax; after MaxAttempts
@@ -49,8 +63,9 @@ type Config struct {
 	// BatchBytes). A larger event can never be published: it is parked at
 	// once. It must not exceed the topics' max.message.bytes.
 	MaxMessageBytes int
-	// LockName names the advisory lock of ordered mode; empty means
-	// DefaultLockName. Relays that share a name publish one at a time.
+	// LockName names the advisory locks of ordered mode; empty means
+	// DefaultLockName. Relays that share a name publish one slot each at a
+	// time.
 	LockName string
 	// Metrics counts the relay's work; nil counts into a registry nobody
 	// serves (main passes the service's).
@@ -118,11 +133,26 @@ func NewWriter(brokers []string, cfg Config) *kafka.Writer {
 	}
 }
 
-// Run publishes batches until ctx is cancelled. A cancelled ctx stops the
-// next batch from starting; it never cuts the current one in half.
+// Run publishes batches with Config.Relays loops until ctx is cancelled,
+// and returns when every loop has. A cancelled ctx stops the next batch
+// from starting; it never cuts the current one in half.
 func (r *Relay) Run(ctx context.Context, wg *sync.WaitGroup) {
 	defer wg.Done()
 
+	relays := max(r.cfg.Relays, 1)
+	// Each replica starts its loops at a window of its own choosing, so that
+	// replicas started together do not ask for the same slots batch after
+	// batch.
+	start := rand.IntN(Slots)
+	var loops sync.WaitGroup
+	for i := range relays {
+		loops.Go(func() { r.loop(ctx, newSweep(start, i, relays)) })
+	}
+	loops.Wait()
+}
+
+// loop is one of Run's loops: a look at the outbox, then a pause.
+func (r *Relay) loop(ctx context.Context, s *sweep) {
 	// A timer rather than a ticker: after a failed look the next one comes
 	// later than usual (see backOff), not at the next tick.
 	next := time.NewTimer(r.cfg.PollInterval)
@@ -133,10 +163,44 @@ func (r *Relay) Run(ctx context.Context, wg *sync.WaitGroup) {
 		case <-ctx.Done():
 			return
 		case <-next.C:
-			next.Reset(r.backOff(&down, r.drain(ctx)))
+			next.Reset(r.backOff(&down, r.drain(ctx, s)))
 		}
 	}
 }
+
+// sweep is the slots one loop tries, a window at a time. Each loop starts
+// at a window of its own and moves to the next after every batch, so the
+// loops of a process do not ask for the same slots, and a slot that
+// another replica's relay holds is only skipped, never waited for.
+type sweep struct {
+	window []int32 // the slots the next batch asks for
+	next   int     // the first slot of the window after it
+	size   int     // slots per window
+}
+
+// newSweep returns the sweep of loop i of relays: windows of a quarter of
+// the slots, fewer with more than four loops (Slots/relays, rounded up),
+// the i-th after the window of slot start first. Never all the slots at
+// once: a lone loop would take every free slot in each batch, and a second
+// replica's loops would find none free until it commits.
+func newSweep(start, i, relays int) *sweep {
+	size := min(Slots/4, (Slots+relays-1)/relays)
+	s := &sweep{next: (start - start%size + i*size) % Slots, size: size}
+	s.advance()
+	return s
+}
+
+// advance moves the window on by its size, around the slots.
+func (s *sweep) advance() {
+	s.window = s.window[:0]
+	for j := range s.size {
+		s.window = append(s.window, int32((s.next+j)%Slots))
+	}
+	s.next = (s.next + s.size) % Slots
+}
+
+// windows is how many windows cover every slot once.
+func (s *sweep) windows() int { return (Slots + s.size - 1) / s.size }
 
 // outage is a run of looks that failed as a whole: Kafka or PostgreSQL
 // unreachable, a batch out of time.
@@ -179,30 +243,47 @@ func (r *Relay) backoff(n int) time.Duration {
 	return min(wait, r.cfg.BackoffMax)
 }
 
-// drain publishes batch after batch while they come back full, so a backlog
-// goes out at full speed instead of one batch per look. It checks ctx
+// drain publishes batch after batch while there are events to publish, so
+// a backlog goes out at full speed instead of one batch per look. In
+// ordered mode each batch takes the slots of the sweep's next window, and
+// drain stops once a whole round of windows came back short. It checks ctx
 // between batches: shutdown waits for one batch at most. It returns the
 // error of a batch that failed as a whole; events Kafka refused one by one
 // are no error here: they were charged an attempt and wait their turn.
-func (r *Relay) drain(ctx context.Context) error {
-	for ctx.Err() == nil {
+func (r *Relay) drain(ctx context.Context, s *sweep) error {
+	rounds := 1
+	if r.cfg.Ordered {
+		rounds = s.windows()
+	}
+	for short := 0; ctx.Err() == nil && short < rounds; {
+		var slots []int32
+		if r.cfg.Ordered {
+			slots = s.window
+		}
 		start := time.Now()
-		more, err := r.publishBatch(ctx)
+		more, err := r.publishBatch(ctx, slots)
 		r.cfg.Metrics.BatchDuration.Observe(time.Since(start).Seconds())
 		if err != nil {
 			r.cfg.Metrics.BatchFailures.Inc()
-		}
-		if err != nil || !more {
 			return err
+		}
+		if r.cfg.Ordered {
+			s.advance()
+		}
+		if more {
+			short = 0
+		} else {
+			short++
 		}
 	}
 	return nil
 }
 
 // publishBatch locks up to BatchSize due events, publishes them, marks those
-// Kafka took as dispatched, charges those it refused, and commits. It
-// reports whether more events may be due at once.
-func (r *Relay) publishBatch(ctx context.Context) (more bool, err error) {
+// Kafka took as dispatched, charges those it refused, and commits. In
+// ordered mode it first locks what it can of slots, and takes only their
+// events. It reports whether more events may be due at once.
+func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err error) {
 	// The batch must not stop half-way when shutdown cancels ctx: rows that
 	// were published but not marked would be published again by the next
 	// replica. So it runs on a context that shutdown does not cancel, with a
@@ -228,19 +309,24 @@ func (r *Relay) publishBatch(ctx context.Context) (more bool, err error) {
 
 	q := db.New(tx)
 	if r.cfg.Ordered {
-		// One batch at a time across all replicas: SKIP LOCKED alone would
-		// let two replicas publish different slices of one aggregate's events
-		// at once, out of order. The lock ends with the transaction.
-		acquired, err := q.TryLockOutboxRelay(ctx, r.lockName)
+		// One relay per slot at a time, across goroutines and replicas:
+		// SKIP LOCKED alone would let two relays publish different slices of
+		// one aggregate's events at once, out of order. The locks end with
+		// the transaction. This is a statement of its own, before the rows
+		// are read: a statement sees what was committed when it started, so
+		// a read in the statement that takes the locks would not see what
+		// the relay that held them just before committed, such as an event
+		// it charged, which the events behind it must wait for.
+		slots, err = q.TryLockOutboxSlots(ctx, db.TryLockOutboxSlotsParams{Slots: slots, LockName: r.lockName})
 		if err != nil {
-			return false, fmt.Errorf("advisory lock: %w", err)
+			return false, fmt.Errorf("advisory locks: %w", err)
 		}
-		if !acquired {
-			return false, nil // another replica is publishing; try again next look
+		if len(slots) == 0 {
+			return false, nil // other relays are publishing these slots
 		}
 	}
 
-	rows, err := q.LockOutboxBatch(ctx, db.LockOutboxBatchParams{Ordered: r.cfg.Ordered, BatchSize: int32(r.cfg.BatchSize)})
+	rows, err := q.LockOutboxBatch(ctx, db.LockOutboxBatchParams{Ordered: r.cfg.Ordered, Slots: slots, BatchSize: int32(r.cfg.BatchSize)})
 	if err != nil {
 		return false, fmt.Errorf("lock batch: %w", err)
 	}

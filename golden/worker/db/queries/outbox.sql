@@ -5,22 +5,40 @@ INSERT INTO outbox_event (aggregate_id, topic, payload)
 VALUES (sqlc.arg(aggregate_id), sqlc.arg(topic), sqlc.arg(payload))
 RETURNING id;
 
+-- name: TryLockOutboxSlots :many
+-- TryLockOutboxSlots takes, until the transaction ends and without waiting,
+-- the advisory lock of each given slot that no other relay holds, and
+-- returns the slots it took. Each relay also holds the relay-wide lock in
+-- shared mode: relays of this version share it, while a relay of a version
+-- before slots (TryLockOutboxRelay, exclusive) waits for all of them, so a
+-- rolling update from one to the other never publishes an aggregate from
+-- two places at once.
+SELECT s.slot::integer AS slot
+FROM unnest(sqlc.arg(slots)::integer[]) AS s (slot)
+WHERE pg_try_advisory_xact_lock_shared(hashtextextended(sqlc.arg(lock_name)::text, 0))
+  AND pg_try_advisory_xact_lock(hashtext(sqlc.arg(lock_name)::text), s.slot);
+
 -- name: TryLockOutboxRelay :one
--- TryLockOutboxRelay takes the relay's advisory lock until the transaction
--- ends, without waiting. False means another replica holds it.
+-- TryLockOutboxRelay takes the relay-wide advisory lock, exclusive, until the
+-- transaction ends, without waiting: what the relay took before the outbox
+-- had slots, one replica at a time. False means a relay holds it. Kept for
+-- the tests that show such a relay waits for today's.
 SELECT pg_try_advisory_xact_lock(hashtextextended(sqlc.arg(lock_name)::text, 0)) AS acquired;
 
 -- name: LockOutboxBatch :many
 -- LockOutboxBatch locks the oldest events that are due: not dispatched, not
 -- parked, not waiting for their next attempt. When ordered, it also leaves
 -- out every event behind an earlier one of its aggregate that waits or is
--- parked, so a failing event holds back its own aggregate and no other.
--- SKIP LOCKED: rows another replica has locked are skipped, not waited for.
+-- parked, so a failing event holds back its own aggregate and no other,
+-- and takes only events of the given slots, those whose locks the relay
+-- holds. SKIP LOCKED: rows another relay has locked are skipped, not waited
+-- for.
 SELECT e.id, e.aggregate_id, e.topic, e.payload, e.attempts
 FROM outbox_event AS e
 WHERE e.dispatched_at IS NULL
   AND e.parked_at IS NULL
   AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
+  AND (NOT sqlc.arg(ordered)::bool OR e.slot = ANY(sqlc.arg(slots)::integer[]))
   AND NOT (sqlc.arg(ordered)::bool AND EXISTS (
       SELECT 1
       FROM outbox_event AS held

@@ -57,7 +57,8 @@ type Outbox struct {
 	BatchSize    int           // rows per batch and per Kafka write
 	PollInterval time.Duration // pause between looks at an empty outbox
 	BatchTimeout time.Duration // bound on one batch (lock, publish, mark, commit); at most WORKER_DRAIN_TIMEOUT
-	Ordered      bool          // one replica publishes at a time, so each aggregate's events keep their order
+	Ordered      bool          // one relay publishes each slot at a time, so each aggregate's events keep their order
+	Relays       int           // relay loops in this process, each with a pool connection while its batch runs
 	// An event Kafka refuses waits BackoffMin, then twice as long each time
 	// up to BackoffMax, and is parked after MaxAttempts refusals; when Kafka
 	// is down the relay waits the same way, charging nothing.
@@ -101,13 +102,14 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// outbox relay 1 + consumer order-events 1 + cleaner outbox-dispatched 1 + cleaner processed-events 1 = 4
-	defaultDatabaseMaxConns   = 4
+	// outbox relays 2 + consumer order-events 1 + cleaner outbox-dispatched 1 + cleaner processed-events 1 = 5
+	defaultDatabaseMaxConns   = 5
 	defaultKafkaBrokers       = "127.0.0.1:9092"
 	defaultOutboxBatchSize    = 50
 	defaultOutboxPollInterval = 500 * time.Millisecond
 	defaultOutboxBatchTimeout = 10 * time.Second
 	defaultOutboxOrdered      = true
+	defaultOutboxRelays       = 2
 	defaultOutboxMaxAttempts  = 10
 	defaultOutboxBackoffMin   = time.Second
 	defaultOutboxBackoffMax   = time.Minute
@@ -173,6 +175,8 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			PollInterval: e.duration("OUTBOX_POLL_INTERVAL", defaultOutboxPollInterval),
 			BatchTimeout: e.duration("OUTBOX_BATCH_TIMEOUT", defaultOutboxBatchTimeout),
 			Ordered:      e.boolean("OUTBOX_ORDERED", defaultOutboxOrdered),
+			// Beyond the outbox's 16 slots an ordered loop has none to publish.
+			Relays: e.count("OUTBOX_RELAYS", defaultOutboxRelays, 16),
 			// An event refused a thousand times will not go through on the next try.
 			MaxAttempts:     e.count("OUTBOX_MAX_ATTEMPTS", defaultOutboxMaxAttempts, 1000),
 			BackoffMin:      e.durationUpTo("OUTBOX_BACKOFF_MIN", defaultOutboxBackoffMin, maxOutboxBackoff),
@@ -218,11 +222,11 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 		e.bad("KAFKA_ORDER_EVENTS_DLQ_TOPIC", c.OrderEventsConsumer.DeadLetterTopic, "is KAFKA_ORDER_EVENTS_TOPIC: a failed message would come back to the topic it failed in, forever")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (4 background loops):
+	// same time (each outbox relay, 3 other background loops):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := 4
-	if e.ok("DATABASE_MAX_CONNS") && int(c.DatabaseMaxConns) < minConns {
-		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once", minConns))
+	minConns := c.Outbox.Relays + 3
+	if e.ok("DATABASE_MAX_CONNS", "OUTBOX_RELAYS") && int(c.DatabaseMaxConns) < minConns {
+		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once (OUTBOX_RELAYS=%d of them the relays)", minConns, c.Outbox.Relays))
 	}
 	_, c.GoMemLimitSet = lookup("GOMEMLIMIT")
 	budget := c.Budget

@@ -24,6 +24,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/segmentio/kafka-go"
@@ -31,6 +33,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"example.com/relay/db/migrations"
 	"example.com/relay/internal/db"
 	"example.com/relay/internal/testenv"
 )
@@ -47,6 +50,7 @@ func testConfig() Config {
 		PollInterval:    time.Millisecond,
 		BatchTimeout:    10 * time.Second,
 		Ordered:         true,
+		Relays:          1,
 		MaxAttempts:     3,
 		BackoffMin:      time.Millisecond,
 		BackoffMax:      4 * time.Millisecond,
@@ -57,25 +61,30 @@ func testConfig() Config {
 
 // Rows are published in the order they were stored, per aggregate, each
 // once, and marked dispatched; with two relays at once too (a rolling
-// update), ordered or not.
+// update, or replicas), each with several loops, ordered or not.
 func TestRelayPublishesEachEventOnceInOrder(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		relays    int
+		loops     int // Config.Relays of each
 		ordered   bool
 		batchSize int
 	}{
-		{"one relay", 1, true, 50},
-		{"two relays, ordered", 2, true, 10},
-		{"two relays, unordered", 2, false, 10},
+		{"one relay", 1, 1, true, 50},
+		{"two relays, ordered", 2, 1, true, 10},
+		{"two relays, unordered", 2, 1, false, 10},
+		{"one relay of four loops, ordered", 1, 4, true, 10},
+		{"two relays of three loops, ordered", 2, 3, true, 10},
+		{"two relays of three loops, unordered", 2, 3, false, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, testTopic)
 			const events = 300
-			r.storeMany(testTopic, events, 7)
+			// More aggregates than slots, so that every slot has events.
+			r.storeMany(testTopic, events, 40)
 
 			cfg := testConfig()
-			cfg.Ordered, cfg.BatchSize = tc.ordered, tc.batchSize
+			cfg.Ordered, cfg.BatchSize, cfg.Relays = tc.ordered, tc.batchSize, tc.loops
 			for range tc.relays {
 				r.start(cfg)
 			}
@@ -95,12 +104,15 @@ func TestRelayPublishesEachEventOnceInOrder(t *testing.T) {
 
 // A batch being published when shutdown cancels ctx is still published,
 // marked and committed: Run returns only after that. Meanwhile the relay
-// holds the advisory lock that keeps other replicas from publishing.
+// holds its slots' advisory locks, which keep other relays from publishing
+// them, and the relay-wide lock in shared mode, which keeps out a relay of
+// the version before slots (the exclusive lock) during a rolling update.
 func TestRelayFinishesTheBatchInFlightWhenCancelled(t *testing.T) {
 	r := newRig(t, testTopic)
 	held, release := r.holdProduce()
+	// One aggregate: all its events are in one slot, and in one batch.
 	const events = 20
-	r.storeMany(testTopic, events, 3)
+	r.storeMany(testTopic, events, 1)
 	cfg := testConfig()
 	stop := r.start(cfg)
 
@@ -110,7 +122,14 @@ func TestRelayFinishesTheBatchInFlightWhenCancelled(t *testing.T) {
 		t.Fatal("the relay never sent a batch to Kafka")
 	}
 	if r.lockFree(cfg.LockName) {
-		t.Error("a batch is in flight, but another replica could take the relay's advisory lock and publish at the same time")
+		t.Error("a batch is in flight, but a relay of the version before slots could take the relay-wide lock and publish at the same time")
+	}
+	var slot int32
+	if err := r.pool.QueryRow(context.Background(), "SELECT slot FROM outbox_event LIMIT 1").Scan(&slot); err != nil {
+		t.Fatal(err)
+	}
+	if free := r.slotsFree(cfg.LockName); slices.Contains(free, slot) {
+		t.Errorf("a batch of slot %d is in flight, but another relay could take that slot (free: %v) and publish at the same time", slot, free)
 	}
 	r.cancelRelays()
 	// A relay that wrongly runs its batch on ctx gives up on the batch as
@@ -126,6 +145,158 @@ func TestRelayFinishesTheBatchInFlightWhenCancelled(t *testing.T) {
 		t.Fatalf("%d of %d events still pending: the batch in flight was abandoned when ctx was cancelled", n, events)
 	}
 	checkPublished(t, r.read(testTopic), r.stored, true)
+}
+
+// During a rolling update from a version before slots, an old replica
+// holds the relay-wide lock, exclusive, for each batch: while it does, a
+// relay of today publishes nothing, and once it lets go, everything.
+func TestRelayWaitsForARelayOfBeforeSlots(t *testing.T) {
+	r := newRig(t, testTopic)
+	const events = 60
+	r.storeMany(testTopic, events, 40)
+	cfg := testConfig()
+	w := NewWriter(r.addrs, cfg)
+	defer w.Close()
+	relay := NewRelay(r.pool, w, cfg, slog.New(r.log))
+
+	ctx := context.Background()
+	old, err := r.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Rollback(ctx)
+	if acquired, err := db.New(old).TryLockOutboxRelay(ctx, cfg.LockName); err != nil || !acquired {
+		t.Fatalf("the old relay's lock: acquired %v, err %v", acquired, err)
+	}
+	// One look of today's relay, in this goroutine: it returns once every
+	// window came back short.
+	if err := relay.drain(ctx, newSweep(0, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.count("dispatched_at IS NOT NULL"); n != 0 {
+		t.Errorf("%d events published while a relay of before slots held the relay-wide lock", n)
+	}
+	if err := old.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := relay.drain(ctx, newSweep(0, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.count("dispatched_at IS NULL"); n != 0 {
+		t.Errorf("%d of %d events still pending after the old relay let go", n, events)
+	}
+	checkPublished(t, r.read(testTopic), r.stored, true)
+}
+
+// The slot PostgreSQL stores on each row (db/migrations/0004) takes the
+// values 0 to Slots-1, all of them: a relay that knew fewer slots than the
+// rows use would never publish the others, and one that knew more would
+// only look at empty ones. An aggregate's events share one slot.
+func TestSlotsAreTheMigrations(t *testing.T) {
+	r := newRig(t, testTopic)
+	r.storeMany(testTopic, 10*Slots*2, 10*Slots)
+	rows, err := r.pool.Query(context.Background(), "SELECT DISTINCT slot::integer FROM outbox_event ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]int32, Slots)
+	for i := range want {
+		want[i] = int32(i)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the rows of %d aggregates are in slots %v, want each of 0..%d (outbox.Slots): the migration's modulus and Slots disagree", 10*Slots, got, Slots-1)
+	}
+	if n := r.count("aggregate_id IN (SELECT aggregate_id FROM outbox_event GROUP BY aggregate_id HAVING count(DISTINCT slot) > 1)"); n != 0 {
+		t.Errorf("%d events share their aggregate with events of another slot", n)
+	}
+}
+
+// A database that had events before the slots (migrations up to 0003)
+// gets a slot on each of them from 0004, and the relay publishes them all,
+// in order, with the events stored after. The migration reverts, too.
+func TestSlotsMigrationKeepsTheEventsStoredBefore(t *testing.T) {
+	r := newRig(t, testTopic)
+	ctx := context.Background()
+	sqlDB := stdlib.OpenDBFromPool(r.pool)
+	defer sqlDB.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, migrations.FS, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer provider.Close()
+	if _, err := provider.DownTo(ctx, 3); err != nil {
+		t.Fatalf("reverting to 0003: %v", err)
+	}
+	// Stored as the service before slots did: no slot column to set.
+	for i := range 200 {
+		agg := fmt.Sprintf("before-%d", i%40)
+		payload := fmt.Appendf(nil, "%s/%d", agg, r.seq[agg])
+		r.seq[agg]++
+		var id pgtype.UUID
+		if err := r.pool.QueryRow(ctx, "INSERT INTO outbox_event (aggregate_id, topic, payload) VALUES ($1, $2, $3) RETURNING id", agg, testTopic, payload).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		r.stored = append(r.stored, storedEvent{id.String(), agg, testTopic, payload})
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatalf("applying 0004 over 200 events: %v", err)
+	}
+	if n := r.count("slot IS DISTINCT FROM abs(hashtextextended(aggregate_id, 0) % " + strconv.Itoa(Slots) + ")"); n != 0 {
+		t.Errorf("%d events stored before 0004 have no slot, or another than their aggregate's", n)
+	}
+	r.storeMany(testTopic, 100, 40) // after: aggregates before-* and agg-* side by side
+	cfg := testConfig()
+	cfg.Relays = 3
+	r.start(cfg)
+	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", len(r.stored))
+	r.stopRelays()
+	checkPublished(t, r.read(testTopic), r.stored, true)
+}
+
+// While one loop's batch is in flight (Kafka holds it), the process's other
+// loop publishes every other slot: ordered relays no longer wait for one
+// another, only a slot for its own batch. Nothing of the held loop's slots
+// goes out meanwhile, and in the end every event is out once, in order.
+func TestRelayLoopsPublishOtherSlotsWhileOneBatchIsHeld(t *testing.T) {
+	const heldTopic = "held"
+	r := newRig(t, testTopic, heldTopic)
+	// Kafka holds what is sent to heldTopic: the events of one aggregate,
+	// the oldest, so that the first batch of its slot holds its loop. The
+	// writer sends each topic's partition a request of its own, so the
+	// other loop's writes, to testTopic, are never held with it.
+	held, release := r.holdProduceTo(heldTopic)
+	r.store(heldTopic, "held-aggregate")
+	r.storeMany(testTopic, 400, 10*Slots)
+	cfg := testConfig()
+	cfg.Relays = 2
+	stop := r.start(cfg)
+
+	select {
+	case <-held:
+	case <-time.After(testenv.Hang):
+		t.Fatal("the relay never sent the held aggregate's event to Kafka")
+	}
+	// The held loop has locked its window; the other loop empties every
+	// other slot.
+	others := Slots - len(newSweep(0, 0, cfg.Relays).window)
+	emptied := func() (int, error) {
+		var n int
+		err := r.pool.QueryRow(context.Background(),
+			"SELECT count(*) FROM (SELECT slot FROM outbox_event GROUP BY slot HAVING bool_and(dispatched_at IS NOT NULL)) AS done").Scan(&n)
+		return n, err
+	}
+	testenv.WaitFor(t, "slots emptied while the other loop's batch is held", others, emptied)
+	if n, err := emptied(); err != nil || n != others {
+		t.Errorf("%d slots emptied while a batch of the other %d was held (err %v): a held slot was published by another loop", n, Slots-others, err)
+	}
+	close(release)
+	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", len(r.stored))
+	stop()
+	checkPublished(t, append(r.read(testTopic), r.read(heldTopic)...), r.stored, true)
 }
 
 // An event Kafka refuses (its topic does not exist) is tried MaxAttempts
@@ -484,7 +655,29 @@ func (r *rig) row(id string) outboxRow {
 	return o
 }
 
-// lockFree reports whether the relay's advisory lock could be taken now.
+// slotsFree returns the slots whose advisory locks another relay could
+// take now.
+func (r *rig) slotsFree(name string) []int32 {
+	r.t.Helper()
+	ctx := context.Background()
+	tx, err := r.pool.Begin(ctx)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	all := make([]int32, Slots)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	free, err := db.New(tx).TryLockOutboxSlots(ctx, db.TryLockOutboxSlotsParams{Slots: all, LockName: name})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return free
+}
+
+// lockFree reports whether the relay-wide advisory lock, as a relay of the
+// version before slots took it (exclusive), could be taken now.
 func (r *rig) lockFree(name string) bool {
 	r.t.Helper()
 	ctx := context.Background()
@@ -514,6 +707,29 @@ func (r *rig) holdProduce() (held <-chan struct{}, release chan struct{}) {
 			r.kafka.SleepControl(func() { <-release })
 		}
 		return nil, nil, false // then let the cluster handle it
+	})
+	return arrived, release
+}
+
+// holdProduceTo makes Kafka hold every request that produces to topic until
+// release is closed; held is closed when the first one arrives. Requests
+// to other topics go through.
+func (r *rig) holdProduceTo(topic string) (held <-chan struct{}, release chan struct{}) {
+	arrived, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	r.kafka.ControlKey(int16(kmsg.Produce), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		r.kafka.KeepControl()
+		produce := req.(*kmsg.ProduceRequest)
+		if !slices.ContainsFunc(produce.Topics, func(t kmsg.ProduceRequestTopic) bool { return t.Topic == topic }) {
+			return nil, nil, false
+		}
+		select {
+		case <-release:
+		default:
+			once.Do(func() { close(arrived) })
+			r.kafka.SleepControl(func() { <-release })
+		}
+		return nil, nil, false
 	})
 	return arrived, release
 }

@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
+	mathrand "math/rand/v2"
+	"sync"
 	"testing"
 	"time"
 
@@ -70,7 +72,7 @@ func BenchmarkRelay(b *testing.B) {
 				rawTime += writeRaw(b, raw, events, size)
 				storeBacklog(b, pool, events)
 				start := time.Now()
-				relay.drain(context.Background())
+				relay.drain(context.Background(), newSweep(0, 0, 1))
 				relayTime += time.Since(start)
 				if n := pending(b, pool); n != 0 {
 					b.Fatalf("the relay stopped with %d of %d events pending (its error is logged above)", n, events)
@@ -138,4 +140,109 @@ func pending(b *testing.B, pool *pgxpool.Pool) int {
 		b.Fatal(err)
 	}
 	return n
+}
+
+// BenchmarkRelayLoops measures how the relay's rate grows with its loops
+// (OUTBOX_RELAYS) and its replicas at the default batch size, ordered: each
+// iteration empties one backlog with 1, 2 and 4 loops of one relay, then
+// with 2 and 4 relays of one loop each, with writers of their own, as
+// replicas have; and times a raw writer too. They take turns in an order
+// that turns round from one iteration to the next, so that a busy moment of
+// the machine does not fall on one of them only.
+//
+//	relays=N-events/s    N loops of one relay (one writer) emptying the backlog
+//	replicas=N-events/s  N relays of one loop each, a writer each
+//	...-events/s / 1     the same, over one loop's rate: relays=N/1-x, replicas=N/1-x
+//	.../raw-%            the same, over the raw writer's rate
+func BenchmarkRelayLoops(b *testing.B) {
+	_, pool := benchtest.Postgres(b, "../../db/migrations")
+	brokers := benchtest.Kafka(b, benchTopic, benchPartitions)
+	events := 10000
+	if testing.Short() {
+		events = 1000
+	}
+	const size = 50
+	cfg := Config{
+		BatchSize:       size,
+		PollInterval:    time.Second,
+		BatchTimeout:    benchBatchTimeout,
+		Ordered:         true,
+		MaxAttempts:     10,
+		BackoffMin:      time.Second,
+		BackoffMax:      time.Minute,
+		MaxMessageBytes: 1 << 20,
+	}
+	raw := NewWriter(brokers, cfg)
+	defer raw.Close()
+	newRelay := func(loops int) *Relay {
+		w := NewWriter(brokers, cfg)
+		b.Cleanup(func() { w.Close() })
+		c := cfg
+		c.Relays = loops
+		return NewRelay(pool, w, c, slog.New(slog.NewTextHandler(b.Output(), nil)))
+	}
+	type run struct {
+		name   string
+		drains []func() // run at once; nil is the raw writer
+	}
+	runs := []run{{name: "raw"}}
+	for _, n := range []int{1, 2, 4} {
+		r := newRelay(n)
+		var drains []func()
+		for i := range n {
+			drains = append(drains, func() { r.drain(context.Background(), newSweep(0, i, n)) })
+		}
+		runs = append(runs, run{fmt.Sprintf("relays=%d", n), drains})
+	}
+	for _, n := range []int{2, 4} {
+		var drains []func()
+		for range n {
+			// Each at a window of its own choosing, as Run does.
+			r, start := newRelay(1), mathrand.IntN(Slots)
+			drains = append(drains, func() { r.drain(context.Background(), newSweep(start, 0, 1)) })
+		}
+		runs = append(runs, run{fmt.Sprintf("replicas=%d", n), drains})
+	}
+	// Each iteration runs them all in turn, starting one further along
+	// each time.
+	took := make([]time.Duration, len(runs))
+	turn := 0
+	for b.Loop() {
+		for k := range runs {
+			i := (turn + k) % len(runs)
+			if runs[i].drains == nil {
+				took[i] += writeRaw(b, raw, events, size)
+				continue
+			}
+			storeBacklog(b, pool, events)
+			took[i] += drainAtOnce(runs[i].drains)
+			if p := pending(b, pool); p != 0 {
+				b.Fatalf("%s stopped with %d of %d events pending (the error is logged above)", runs[i].name, p, events)
+			}
+		}
+		turn++
+	}
+	total := float64(events * b.N)
+	rate := func(i int) float64 { return total / took[i].Seconds() }
+	b.ReportMetric(0, "ns/op") // an iteration also inserts the backlogs: not a figure
+	for i, r := range runs[1:] {
+		i++
+		b.ReportMetric(rate(i), r.name+"-events/s")
+		b.ReportMetric(100*rate(i)/rate(0), r.name+"/raw-%")
+		if i > 1 {
+			b.ReportMetric(rate(i)/rate(1), r.name+"/1-x")
+		}
+	}
+}
+
+// drainAtOnce runs drains at once, as Run's loops do on a tick, and
+// returns how long the slowest took.
+func drainAtOnce(drains []func()) time.Duration {
+	start := time.Now()
+	var all sync.WaitGroup
+	for _, drain := range drains {
+		all.Go(drain)
+	}
+	all.Wait()
+	return time.Since(start)
 }
