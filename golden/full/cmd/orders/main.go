@@ -125,9 +125,9 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	// (internal/parts).
 	deps := parts.Deps{Logger: logger, Pool: pool}
 
-	// wg counts the background Run loops; step 3
-	// waits for it. Each loop is added right before its go statement, so
-	// wg.Wait cannot miss one that has not started yet.
+	// wg counts the background Run loops; step 3 waits for it. Each loop is
+	// added right before its go statement, so wg.Wait cannot miss one that
+	// has not started yet.
 	var wg sync.WaitGroup
 
 	// One way to reach Kafka, with the TLS and SASL of KAFKA_TLS and

@@ -240,6 +240,50 @@ func TestConsumerSurvivesAFailedBatchCommit(t *testing.T) {
 	}, "test_unique_k")
 }
 
+// TestConsumerStartsNoTransactionAfterCancel: once shutdown has begun, a
+// batch whose transaction fails is left uncommitted for the next member of
+// the group; no second transaction starts, so the drain waits for one.
+func TestConsumerStartsNoTransactionAfterCancel(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	_, err := k.pool.Exec(context.Background(), "CREATE TABLE test_unique (k text CONSTRAINT test_unique_k UNIQUE DEFERRABLE INITIALLY DEFERRED)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		batch []string // event ids, all on partition 0
+		calls []string // the handler calls, all in the batch's one transaction
+	}{
+		{"the handler fails", []string{"evt-0", "bad", "evt-1"}, []string{"evt-0", "bad"}},
+		{"COMMIT fails", []string{"dup-a", "evt-2", "dup-b"}, []string{"dup-a", "evt-2", "dup-b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := k.recorder()
+			rec.onCall("bad", failFirst(1000))
+			c := New(k.config("no-tx-after-cancel"), conflicting{rec}, k.deadLetters(), testLogger(t, nil))
+			t.Cleanup(func() { closeConsumer(t, c) })
+			var batch []kafka.Message
+			for i, id := range tc.batch {
+				m := event(0, id)
+				m.Offset = int64(i)
+				batch = append(batch, m)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // shutdown began while the batch was being collected
+			if c.handleBatch(ctx, batch, true) {
+				t.Fatal("handleBatch reported the batch done; want it left to the next member")
+			}
+			if got := rec.calls(); !slices.Equal(got, tc.calls) {
+				t.Errorf("handler called for %v, want %v: the batch's transaction only", got, tc.calls)
+			}
+			if got := rec.workOrder(); len(got) != 0 {
+				t.Errorf("work %v committed, want none", got)
+			}
+		})
+	}
+}
+
 // conflicting is a recorder whose dup- events insert the same key into
 // test_unique, whose constraint PostgreSQL checks at COMMIT.
 type conflicting struct{ *recorder }

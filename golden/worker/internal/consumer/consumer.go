@@ -386,7 +386,8 @@ func (c *Consumer) fetchBatch(ctx context.Context) ([]kafka.Message, error) {
 // its order: a transaction and its offset commit, or one message's retries
 // and dead letter. Shutdown lets the step in hand finish and starts no other
 // (first is whether this is the batch's first step), so the drain
-// waits for one transaction and one commit at most.
+// waits for one transaction and what follows it (an offset commit, or a
+// dead letter and its commit) at most.
 func (c *Consumer) process(ctx context.Context, batch []kafka.Message) bool {
 	first := true
 	for len(batch) > 0 {
@@ -438,6 +439,7 @@ func (c *Consumer) handleBatch(ctx context.Context, msgs []kafka.Message, first 
 			return false
 		}
 		failed, err := c.runTx(ctx, msgs)
+		first = false // whatever follows is a step of its own
 		if err == nil {
 			cctx, cancel := c.afterHandler(ctx)
 			c.commit(cctx, msgs...)
@@ -448,8 +450,8 @@ func (c *Consumer) handleBatch(ctx context.Context, msgs []kafka.Message, first 
 		if failed < 0 {
 			c.log.Warn("batch transaction failed, trying its messages one by one", "messages", len(msgs),
 				"first_partition", msgs[0].Partition, "first_offset", msgs[0].Offset, "err", err)
-			for i, m := range msgs {
-				if (!first || i > 0) && ctx.Err() != nil {
+			for _, m := range msgs {
+				if ctx.Err() != nil {
 					return false
 				}
 				if !c.processOne(ctx, m) {
@@ -465,7 +467,7 @@ func (c *Consumer) handleBatch(ctx context.Context, msgs []kafka.Message, first 
 		if !c.finish(ctx, msgs[failed], attempts, err) {
 			return false
 		}
-		msgs, first = msgs[failed+1:], false
+		msgs = msgs[failed+1:]
 	}
 	return true
 }
