@@ -102,13 +102,13 @@ func TestManifests(t *testing.T) {
 			name: "a longer preStop sleep", service: "../../golden/http", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:seconds: 10", "seconds: 40"},
 			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule,
-				"Deployment orders: timeouts.grace: 60s is shorter than preStop 40s + HTTP drain 25s + close 1s + margin 5s = 71s; use grace 71s or more, or shorten http_shutdown to 14s"}},
+				"Deployment orders: timeouts.grace: 60s is shorter than preStop 40s + HTTP drain 25s + close 1s + margin 5s = 71s; use grace 71s or more, or shorten http_shutdown and worker_drain to 14s"}},
 		},
 		{
 			name: "grace left out: Kubernetes' 30s", service: "../../golden/http", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:      terminationGracePeriodSeconds: 60\n", ""},
 			want: []want{{"deployment.yaml", "        prometheus.io/path: /metrics\n    spec:", vet.LadderRule,
-				"terminationGracePeriodSeconds is not set, so Kubernetes gives Deployment orders 30s: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten http_shutdown to 14s"}},
+				"terminationGracePeriodSeconds is not set, so Kubernetes gives Deployment orders 30s: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten http_shutdown and worker_drain to 14s"}},
 		},
 		{
 			name: "silenced with a reason", service: "../../golden/http", deploy: "deploy/k8s",
