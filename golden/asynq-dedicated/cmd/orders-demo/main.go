@@ -67,7 +67,7 @@ func run() int {
 
 	// 1. Build the service, as make build does.
 	fmt.Println("building orders...")
-	build := exec.Command("go", "build", "-o", dir, "./cmd/orders", "./cmd/orders-worker")
+	build := exec.Command("go", "build", "-trimpath", "-o", dir, "./cmd/orders", "./cmd/orders-worker")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		return fail(fmt.Errorf("go build: %w", err))
@@ -155,9 +155,10 @@ func run() int {
 		}
 	}
 	w.Flush()
-	fmt.Println(`in flight: sent but not finished when SIGTERM was sent; waiting: kept for the next start
-(outbox rows not yet published, tasks back in their queue, messages not yet committed);
-failed: given up on in the open (dead letters, archived tasks).`)
+	fmt.Println(`in flight: sent, and not finished when SIGTERM was sent
+waiting: kept for the next start to finish
+  tasks: pending (not started, or handed back by Shutdown) or waiting for a retry
+failed: given up on in the open: archived tasks, for you to look at`)
 	for _, n := range notes {
 		fmt.Println(n)
 	}

@@ -66,7 +66,7 @@ func run() int {
 
 	// 1. Build the service, as make build does.
 	fmt.Println("building orders...")
-	build := exec.Command("go", "build", "-o", dir, "./cmd/orders")
+	build := exec.Command("go", "build", "-trimpath", "-o", dir, "./cmd/orders")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		return fail(fmt.Errorf("go build: %w", err))
@@ -142,9 +142,7 @@ func run() int {
 		}
 	}
 	w.Flush()
-	fmt.Println(`in flight: sent but not finished when SIGTERM was sent; waiting: kept for the next start
-(outbox rows not yet published, tasks back in their queue, messages not yet committed);
-failed: given up on in the open (dead letters, archived tasks).`)
+	fmt.Println(`in flight: sent, and not finished when SIGTERM was sent`)
 	for _, n := range notes {
 		fmt.Println(n)
 	}

@@ -69,7 +69,7 @@ func run() int {
 
 	// 1. Build the service, as make build does.
 	fmt.Println("building relay...")
-	build := exec.Command("go", "build", "-o", dir, "./cmd/relay")
+	build := exec.Command("go", "build", "-trimpath", "-o", dir, "./cmd/relay")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		return fail(fmt.Errorf("go build: %w", err))
@@ -158,9 +158,11 @@ func run() int {
 		}
 	}
 	w.Flush()
-	fmt.Println(`in flight: sent but not finished when SIGTERM was sent; waiting: kept for the next start
-(outbox rows not yet published, tasks back in their queue, messages not yet committed);
-failed: given up on in the open (dead letters, archived tasks).`)
+	fmt.Println(`in flight: sent, and not finished when SIGTERM was sent
+waiting: kept for the next start to finish
+  outbox events: rows not yet marked dispatched; no lock holds them once the service is gone
+  messages: at or after the committed offset; a processed one is skipped as a duplicate
+failed: given up on in the open: parked outbox rows, dead letters, for you to look at`)
 	for _, n := range notes {
 		fmt.Println(n)
 	}
