@@ -174,7 +174,7 @@ failed: given up on in the open: archived tasks, dead letters, for you to look a
 	}
 	switch {
 	case lost > 0:
-		fmt.Printf("LOST: %d pieces of work are gone: this shutdown is not graceful\n", lost)
+		fmt.Printf("LOST: %d pieces of work are gone: the service dropped work it had taken\n", lost)
 		return 1
 	case !ok:
 		fmt.Println("nothing lost, but the service did not exit cleanly: read the timeline above")
