@@ -20,6 +20,9 @@ type Answers struct {
 	Cleaners   []CleanerAnswers  `yaml:"cleaners,omitempty"`
 	Workers    []WorkerAnswers   `yaml:"workers,omitempty"`
 	Tasks      []TaskAnswers     `yaml:"tasks,omitempty"`
+	// Tracing gives the service OpenTelemetry tracing: an OTLP exporter set
+	// by the OTEL_* variables, spans across HTTP, the outbox, Kafka and asynq.
+	Tracing bool `yaml:"tracing,omitempty"`
 }
 
 // OutboxAnswers configures the outbox relay.

@@ -19,6 +19,9 @@ import (
 // needs no network.
 type DependencySet struct {
 	Pgx, KafkaGo, Asynq bool
+	// Otel is OpenTelemetry's SDK and OTLP exporter (tracing: true);
+	// OtelHTTP its net/http instrumentation, for a traced service with HTTP.
+	Otel, OtelHTTP bool
 }
 
 // Module is a third-party module a component imports, at the version
@@ -44,6 +47,14 @@ var (
 	gooseModule   = Module{"", "github.com/pressly/goose/v3", "v3.30.0", false}
 	franzGoModule = Module{"", "github.com/twmb/franz-go", "v1.22.3", true}
 	kfakeModule   = Module{"", "github.com/twmb/franz-go/pkg/kfake", "v0.0.0-20260918054303-01f206a7e32c", true}
+	// Tracing: the API, the SDK (its tracetest package is the tests'
+	// in-memory exporter) and the OTLP exporter over HTTP, which reads the
+	// OTEL_EXPORTER_OTLP_* variables; otelhttp traces the HTTP server.
+	otelModule          = Module{"otel", "go.opentelemetry.io/otel", "v1.47.0", false}
+	otelSDKModule       = Module{"", "go.opentelemetry.io/otel/sdk", "v1.47.0", false}
+	otelTraceModule     = Module{"", "go.opentelemetry.io/otel/trace", "v1.47.0", false}
+	otlpTraceHTTPModule = Module{"", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "v1.47.0", false}
+	otelHTTPModule      = Module{"otelhttp", "go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp", "v0.72.0", false}
 )
 
 // Modules lists the modules of the set.
@@ -57,6 +68,12 @@ func (s DependencySet) Modules() []Module {
 	}
 	if s.Asynq {
 		out = append(out, asynqModule)
+	}
+	if s.Otel {
+		out = append(out, otelModule, otelSDKModule, otelTraceModule, otlpTraceHTTPModule)
+	}
+	if s.OtelHTTP {
+		out = append(out, otelHTTPModule)
 	}
 	return out
 }
@@ -90,7 +107,7 @@ func (s DependencySet) Key() string {
 
 // Dependencies is the set the model's components import.
 func (m *Model) Dependencies() DependencySet {
-	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis}
+	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis, Otel: m.Tracing, OtelHTTP: m.Tracing && m.HTTP}
 }
 
 // modulePlaceholder is the module path the stored go.mod files were tidied with.

@@ -48,6 +48,9 @@ type Model struct {
 	// asynq runs in main beside HTTP (srv.Start), or in its own binary
 	// cmd/<name>-worker (srv.Run); at most one is true.
 	AsynqInProcess, AsynqWorker bool
+	// Tracing: OpenTelemetry spans, one trace from an HTTP request through
+	// the outbox and Kafka to the consumer, and into asynq tasks.
+	Tracing bool
 
 	Timeouts  Timeouts
 	Ladder    Ladder
@@ -139,6 +142,7 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 	m.UsesPostgres = m.needs(NeedsPostgres)
 	m.UsesKafka = m.needs(NeedsKafka)
 	m.UsesRedis = m.needs(NeedsRedis)
+	m.Tracing = a.Tracing
 	if m.HTTPPort < 1 || m.HTTPPort > 65535 {
 		return nil, &InputError{Field: "http.port", Msg: fmt.Sprintf("%d is not a TCP port", m.HTTPPort), Fix: "use a number from 1 to 65535, e.g. 8080"}
 	}
@@ -298,6 +302,9 @@ func (m *Model) ClosedParts() []string {
 	}
 	if m.Asynq {
 		out = append(out, "asynq client")
+	}
+	if m.Tracing {
+		out = append(out, "tracer")
 	}
 	return out
 }

@@ -102,6 +102,11 @@ func (m *Model) templateDirs() []templateDir {
 		{"postgres", m.UsesPostgres},
 		{"kafka-client", m.UsesKafka},
 		{"asynq-dedicated", m.AsynqWorker},
+		{"tracing", m.Tracing},
+		{"tracing-outbox", m.Tracing && m.Outbox},
+		{"tracing-asynq", m.Tracing && m.Asynq},
+		// The test that follows one trace across every hop needs them all.
+		{"tracing-hops", m.Tracing && m.HTTP && m.Outbox && m.Kafka},
 	}
 	var out []templateDir
 	for _, d := range shared {

@@ -98,5 +98,39 @@ func AcceptedSpace() ([]AcceptedService, error) {
 		}
 		out = append(out, AcceptedService{x.name, a, nil})
 	}
+	// Tracing adds OpenTelemetry to the dependency set: one traced shape per
+	// set a traced service can need (with and without HTTP, which brings
+	// otelhttp), so each has its stored go.mod and go.sum.
+	for _, x := range []struct {
+		name, comps, mode string
+		cleaner           bool
+	}{
+		{"s-h-tr", "http", "", false},
+		{"s-c-u-tr", "cleaner", "", true},
+		{"s-hc-u-tr", "http,cleaner", "", true},
+		{"s-o-tr", "outbox", "", false},
+		{"s-hok-tr", "http,outbox,kafka", "", false},
+		{"s-a-d-tr", "asynq", "dedicated", false},
+		{"s-ha-i-tr", "http,asynq", "inprocess", false},
+		{"s-ac-d-u-tr", "asynq,cleaner", "dedicated", true},
+		{"s-hac-i-u-tr", "http,asynq,cleaner", "inprocess", true},
+		{"s-oa-d-tr", "outbox,asynq", "dedicated", false},
+		{"s-hoakc-i-g-wt-tr", "http,outbox,asynq,kafka,cleaner", "inprocess", false},
+	} {
+		a := Answers{Name: "svc", Module: "example.com/svc", Components: SplitList(x.comps), Asynq: AsynqAnswers{Mode: x.mode}, Tracing: true}
+		var userSQL map[string][]byte
+		if x.cleaner {
+			userSQL = userTableSQL
+			a.Cleaners = []CleanerAnswers{{Name: "old-orders", Table: "orders", Column: "created_at"}}
+		}
+		if x.name == "s-hoakc-i-g-wt-tr" {
+			a.Workers, a.Tasks = worker, task
+		}
+		a = a.WithDefaults()
+		if _, err := newModel(a, userSQL); err != nil {
+			return nil, fmt.Errorf("%s is refused: %w", x.name, err)
+		}
+		out = append(out, AcceptedService{x.name, a, userSQL})
+	}
 	return out, nil
 }

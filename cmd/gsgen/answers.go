@@ -21,6 +21,7 @@ type answerFlags struct {
 	components string
 	port       int
 	consumers  []string // NAME or NAME:TOPIC
+	tracing    bool
 	settings   *settingFlags
 }
 
@@ -49,6 +50,10 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 		"comma-separated components: "+strings.Join(generator.ComponentNames(), ","))
 	fs.IntVar(&f.port, "http-port", generator.DefaultHTTPPort, "port the HTTP server listens on")
 	fs.StringArrayVar(&f.consumers, "consumer", nil, "kafka: a consumer as NAME or NAME:TOPIC (repeatable; default one consumer \"events\")")
+	// Not a setting flag (gsgen add has none of it): tracing changes the
+	// example code you own, written once; to trace an existing service, set
+	// tracing: true in its gsgen.yaml and run gsgen regen.
+	fs.BoolVar(&f.tracing, "tracing", false, "OpenTelemetry tracing: OTLP exporter set by OTEL_* variables; one trace from HTTP through the outbox and Kafka to the consumer, and into asynq tasks")
 	f.settings = addSettingFlags(cmd)
 	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return generator.ComponentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
@@ -143,6 +148,9 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 			name, topic, _ := strings.Cut(c, ":")
 			a.Consumers = append(a.Consumers, generator.ConsumerAnswers{Name: name, Topic: topic})
 		}
+	}
+	if fs.Changed("tracing") {
+		a.Tracing = f.tracing
 	}
 	for _, t := range generator.TimeoutFields {
 		given(t.Flag)

@@ -194,6 +194,9 @@ func equivalentCommand(dir string, m *generator.Model) string {
 	if a.Asynq.AllowRequeue {
 		parts = append(parts, "--asynq-allow-requeue")
 	}
+	if a.Tracing {
+		parts = append(parts, "--tracing")
+	}
 	if !slices.Equal(a.Consumers, d.Consumers) {
 		for _, c := range a.Consumers {
 			parts = append(parts, "--consumer", c.Name+":"+c.Topic)
