@@ -184,6 +184,9 @@ func (m *Model) configEnv() []EnvVar {
 		{"LOG_LEVEL", deployLogLevel, "not an answer: the service's default"},
 		durationVar("WORKER_DRAIN_TIMEOUT", t.WorkerDrain, "timeouts.worker_drain"),
 	}
+	if m.Tracing {
+		env = append(env, EnvVar{"OTEL_SDK_DISABLED", "false", "not an answer: true turns tracing off"})
+	}
 	// Where the servers are: the same for every kind that talks to them.
 	if m.UsesRedis {
 		env = append(env,

@@ -91,9 +91,10 @@ func TestNewForceNeverOverwrites(t *testing.T) {
 }
 
 // The printed command line gives the same service as the answers did.
+// tracing: true comes back as --tracing.
 func TestEquivalentCommandReproducesTheService(t *testing.T) {
 	root := t.TempDir()
-	writeFile(t, filepath.Join(root, "answers.yaml"), "name: shop\nmodule: github.com/acme/shop\ncomponents: [http, outbox, kafka]\nhttp:\n  port: 9090\ntimeouts:\n  grace: 75s\n  http_shutdown: 40s\noutbox:\n  batch_size: 100\nkafka:\n  - name: payments\n    topic: payments\n")
+	writeFile(t, filepath.Join(root, "answers.yaml"), "name: shop\nmodule: github.com/acme/shop\ncomponents: [http, outbox, kafka]\nhttp:\n  port: 9090\ntimeouts:\n  grace: 75s\n  http_shutdown: 40s\noutbox:\n  batch_size: 100\nkafka:\n  - name: payments\n    topic: payments\ntracing: true\n")
 	first := filepath.Join(root, "first", "shop")
 	code, stdout, stderr := gsgen(t, "new", first, "-f", filepath.Join(root, "answers.yaml"))
 	if code != exitOK {

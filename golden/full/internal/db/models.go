@@ -22,6 +22,7 @@ type OutboxEvent struct {
 	NextAttemptAt *time.Time
 	ParkedAt      *time.Time
 	Slot          int16
+	Traceparent   *string
 }
 
 type ProcessedEvent struct {

@@ -13,8 +13,8 @@ import (
 )
 
 const insertOutboxEvent = `-- name: InsertOutboxEvent :one
-INSERT INTO outbox_event (aggregate_id, topic, payload)
-VALUES ($1, $2, $3)
+INSERT INTO outbox_event (aggregate_id, topic, payload, traceparent)
+VALUES ($1, $2, $3, $4)
 RETURNING id
 `
 
@@ -22,12 +22,19 @@ type InsertOutboxEventParams struct {
 	AggregateID string
 	Topic       string
 	Payload     []byte
+	Traceparent *string
 }
 
 // InsertOutboxEvent stores an event. Call it on the transaction that makes
-// the change the event announces.
+// the change the event announces. traceparent is NULL unless the service
+// traces (outbox.InsertEvent fills it).
 func (q *Queries) InsertOutboxEvent(ctx context.Context, arg InsertOutboxEventParams) (pgtype.UUID, error) {
-	row := q.db.QueryRow(ctx, insertOutboxEvent, arg.AggregateID, arg.Topic, arg.Payload)
+	row := q.db.QueryRow(ctx, insertOutboxEvent,
+		arg.AggregateID,
+		arg.Topic,
+		arg.Payload,
+		arg.Traceparent,
+	)
 	var id pgtype.UUID
 	err := row.Scan(&id)
 	return id, err
@@ -79,7 +86,7 @@ func (q *Queries) ListParkedOutboxEvents(ctx context.Context) ([]ListParkedOutbo
 }
 
 const lockOutboxBatch = `-- name: LockOutboxBatch :many
-SELECT e.id, e.aggregate_id, e.topic, e.payload, e.attempts
+SELECT e.id, e.aggregate_id, e.topic, e.payload, e.attempts, e.traceparent
 FROM outbox_event AS e
 WHERE e.dispatched_at IS NULL
   AND e.parked_at IS NULL
@@ -110,6 +117,7 @@ type LockOutboxBatchRow struct {
 	Topic       string
 	Payload     []byte
 	Attempts    int32
+	Traceparent *string
 }
 
 // LockOutboxBatch locks the oldest events that are due: not dispatched, not
@@ -134,6 +142,7 @@ func (q *Queries) LockOutboxBatch(ctx context.Context, arg LockOutboxBatchParams
 			&i.Topic,
 			&i.Payload,
 			&i.Attempts,
+			&i.Traceparent,
 		); err != nil {
 			return nil, err
 		}

@@ -1,8 +1,9 @@
 -- name: InsertOutboxEvent :one
 -- InsertOutboxEvent stores an event. Call it on the transaction that makes
--- the change the event announces.
-INSERT INTO outbox_event (aggregate_id, topic, payload)
-VALUES (sqlc.arg(aggregate_id), sqlc.arg(topic), sqlc.arg(payload))
+-- the change the event announces. traceparent is NULL unless the service
+-- traces (outbox.InsertEvent fills it).
+INSERT INTO outbox_event (aggregate_id, topic, payload, traceparent)
+VALUES (sqlc.arg(aggregate_id), sqlc.arg(topic), sqlc.arg(payload), sqlc.narg(traceparent))
 RETURNING id;
 
 -- name: TryLockOutboxSlots :many
@@ -33,7 +34,7 @@ SELECT pg_try_advisory_xact_lock(hashtextextended(sqlc.arg(lock_name)::text, 0))
 -- and takes only events of the given slots, those whose locks the relay
 -- holds. SKIP LOCKED: rows another relay has locked are skipped, not waited
 -- for.
-SELECT e.id, e.aggregate_id, e.topic, e.payload, e.attempts
+SELECT e.id, e.aggregate_id, e.topic, e.payload, e.attempts, e.traceparent
 FROM outbox_event AS e
 WHERE e.dispatched_at IS NULL
   AND e.parked_at IS NULL
