@@ -601,8 +601,9 @@ func (c *Consumer) handleOnce(ctx context.Context, tx pgx.Tx, msg kafka.Message)
 	return c.handler.Handle(ctx, tx, msg)
 }
 
-// tracer makes the consumers' spans.
-var tracer = otel.Tracer("example.com/orders/internal/consumer")
+// tracer makes the consumers' spans. It asks the global provider at each span:
+// the provider set last (by telemetry.Setup, or a test) is the one used.
+func tracer() trace.Tracer { return otel.Tracer("example.com/orders/internal/consumer") }
 
 // startHandleSpan starts the span of one message's handler: a consumer
 // span continuing the trace of the message's traceparent header (the outbox
@@ -613,7 +614,7 @@ func (c *Consumer) startHandleSpan(ctx context.Context, msg kafka.Message) (cont
 			ctx = telemetry.WithTraceparent(ctx, string(h.Value))
 		}
 	}
-	return tracer.Start(ctx, "consume "+c.cfg.Name, trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(
+	return tracer().Start(ctx, "consume "+c.cfg.Name, trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(
 		attribute.String("messaging.system", "kafka"),
 		attribute.String("messaging.destination.name", msg.Topic),
 		attribute.String("messaging.consumer.group.name", c.cfg.Group),

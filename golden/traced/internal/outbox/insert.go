@@ -14,15 +14,16 @@ import (
 	"example.com/orders/internal/telemetry"
 )
 
-// tracer makes the outbox's spans: storing an event, publishing it.
-var tracer = otel.Tracer("example.com/orders/internal/outbox")
+// tracer makes the outbox's spans: storing an event, publishing it. It asks the global provider at each span:
+// the provider set last (by telemetry.Setup, or a test) is the one used.
+func tracer() trace.Tracer { return otel.Tracer("example.com/orders/internal/outbox") }
 
 // InsertEvent stores an event with q, as q.InsertOutboxEvent does (call it
 // on the transaction of the change the event announces), in a span of its
 // own whose traceparent the row keeps: the relay publishes the event in a
 // span that continues this trace, and the consumer handles it in the next.
 func InsertEvent(ctx context.Context, q *db.Queries, arg db.InsertOutboxEventParams) (id pgtype.UUID, err error) {
-	ctx, span := tracer.Start(ctx, "outbox insert", trace.WithAttributes(
+	ctx, span := tracer().Start(ctx, "outbox insert", trace.WithAttributes(
 		attribute.String("messaging.destination.name", arg.Topic),
 		attribute.String("outbox.aggregate_id", arg.AggregateID),
 	))
@@ -45,7 +46,7 @@ func startPublishSpans(ctx context.Context, events []event) {
 			continue
 		}
 		parent := telemetry.WithTraceparent(ctx, *e.row.Traceparent)
-		sctx, span := tracer.Start(parent, "outbox publish", trace.WithSpanKind(trace.SpanKindProducer), trace.WithAttributes(
+		sctx, span := tracer().Start(parent, "outbox publish", trace.WithSpanKind(trace.SpanKindProducer), trace.WithAttributes(
 			attribute.String("messaging.system", "kafka"),
 			attribute.String("messaging.destination.name", e.row.Topic),
 			attribute.String("messaging.message.id", e.row.ID.String()),

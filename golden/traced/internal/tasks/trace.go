@@ -13,8 +13,9 @@ import (
 	"example.com/orders/internal/telemetry"
 )
 
-// tracer makes the tasks' spans.
-var tracer = otel.Tracer("example.com/orders/internal/tasks")
+// tracer makes the tasks' spans. It asks the global provider at each span:
+// the provider set last (by telemetry.Setup, or a test) is the one used.
+func tracer() trace.Tracer { return otel.Tracer("example.com/orders/internal/tasks") }
 
 // traceHeaders are the headers that carry ctx's trace to the task's
 // handler; nil when ctx has no span.
@@ -35,7 +36,7 @@ func traceTasks(next asynq.Handler) asynq.Handler {
 		if id, ok := asynq.GetTaskID(ctx); ok {
 			attrs = append(attrs, attribute.String("messaging.message.id", id))
 		}
-		ctx, span := tracer.Start(ctx, "task "+t.Type(), trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(attrs...))
+		ctx, span := tracer().Start(ctx, "task "+t.Type(), trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(attrs...))
 		defer func() { telemetry.End(span, err) }()
 		return next.ProcessTask(ctx, t)
 	})
