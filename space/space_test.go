@@ -17,9 +17,9 @@ import (
 // fullVetShapes are the shapes gsgen vet checks whole, manifests included
 // (--tests, the ladder of deploy/ against config.go): between them they
 // hold every template, each asynq mode, and a main.go with and without HTTP
-// and with and without PostgreSQL. Every shape gets gsgen's analyzers
+// and with and without PostgreSQL, traced or not. Every shape gets gsgen's analyzers
 // through go vet -vettool, which reuses the build cache.
-var fullVetShapes = []string{"s-hoakc-i-g-wt", "s-hoakc-d-u", "s-oakc-i-u", "s-a-d", "s-k", "s-c-u"}
+var fullVetShapes = []string{"s-hoakc-i-g-wt", "s-hoakc-i-g-wt-tr", "s-hoakc-d-u", "s-oakc-i-u", "s-a-d", "s-k", "s-c-u"}
 
 // Every service validation accepts builds and vets: each point of
 // generator.AcceptedSpace (every set of components, each asynq mode, gsgen's

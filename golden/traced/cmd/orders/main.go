@@ -92,7 +92,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 
 	// Tracing before any part that makes spans; its provider is shut down in
 	// step 4, once they have all stopped, exporting what it still holds.
-	shutdownTracer, err := telemetry.Setup(ctx, cfg.TracingDisabled, newSpanExporter)
+	shutdownTracer, err := telemetry.Setup(ctx, cfg.TracingDisabled, newSpanExporter, logger)
 	if err != nil {
 		logger.Error("part failed", "part", "tracer", "err", err)
 		return exitFailed

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/codes"
@@ -46,10 +47,16 @@ func NewExporter(ctx context.Context) (sdktrace.SpanExporter, error) {
 //
 // disabled (OTEL_SDK_DISABLED=true) sets nothing up: the global provider
 // stays OpenTelemetry's no-op one, and the returned shutdown does nothing.
-func Setup(ctx context.Context, disabled bool, newExporter func(context.Context) (sdktrace.SpanExporter, error)) (shutdown func(context.Context) error, err error) {
+func Setup(ctx context.Context, disabled bool, newExporter func(context.Context) (sdktrace.SpanExporter, error), log *slog.Logger) (shutdown func(context.Context) error, err error) {
 	if disabled {
 		return func(context.Context) error { return nil }, nil
 	}
+	// What OpenTelemetry cannot do in the background (an export the
+	// collector refused, a full queue) goes to the JSON log, not to the
+	// standard library's logger.
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+		log.Warn("opentelemetry", "err", err)
+	}))
 	exporter, err := newExporter(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("span exporter: %w", err)
