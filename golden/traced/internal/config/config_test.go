@@ -98,6 +98,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"CLOSE_TIMEOUT", "0s"},
 		{"CLOSE_TIMEOUT", ""},
 		{"LOG_LEVEL", "verbose"},
+		{"OTEL_SDK_DISABLED", "yes please"},
 		{"DATABASE_URL", ""},
 		{"DATABASE_URL", "postgres://user:secret@db:notaport/x"},
 		{"DATABASE_MAX_CONNS", "0"},
