@@ -37,8 +37,8 @@ func InsertEvent(ctx context.Context, q *db.Queries, arg db.InsertOutboxEventPar
 // startPublishSpans starts, for each event whose row kept a traceparent, a
 // producer span that continues the row's trace, and puts the span's own
 // traceparent in the message's traceparent header (which message copied
-// from the row, so the size sendable checked stays the same), so the
-// consumer continues from the publish. Events stored without one get no
+// from the row: for a traceparent InsertEvent stored, the size sendable
+// checked stays the same), so the consumer continues from the publish. Events stored without one get no
 // span: there is no trace to continue.
 func startPublishSpans(ctx context.Context, events []event) {
 	for i, e := range events {
