@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/hibiken/asynq"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"example.com/orders/internal/telemetry"
 	"example.com/orders/internal/testenv"
 )
 
@@ -25,19 +27,29 @@ func TestReportBuildIsRegistered(t *testing.T) {
 	}
 }
 
-// EnqueueReportBuild gives the task its queue, timeout and retries.
+// EnqueueReportBuild gives the task its queue, timeout and retries, and
+// the traceparent of the span it was enqueued in, kept in Redis.
 func TestEnqueueReportBuild(t *testing.T) {
 	redis := testenv.Redis(t)
 	cfg := Config{RedisAddr: redis.Addr, RedisPassword: redis.Password, RedisDB: redis.DB}
 	client := NewClient(cfg)
 	defer client.Close()
-	info, err := EnqueueReportBuild(context.Background(), client, ReportBuildPayload{})
+	ctx, span := sdktrace.NewTracerProvider().Tracer("test").Start(context.Background(), "enqueue")
+	defer span.End()
+	info, err := EnqueueReportBuild(ctx, client, ReportBuildPayload{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Nothing in the tests serves the real queue: take the task back out.
 	inspector := asynq.NewInspector(RedisOpt(cfg))
 	defer inspector.Close()
+	stored, err := inspector.GetTaskInfo(info.Queue, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stored.Headers[telemetry.TraceparentHeader], telemetry.Traceparent(ctx); want == "" || got != want {
+		t.Errorf("the task in Redis carries traceparent %q, want the enqueuing span's %q", got, want)
+	}
 	if err := inspector.DeleteTask(info.Queue, info.ID); err != nil {
 		t.Errorf("delete the test's task: %v", err)
 	}
