@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -119,6 +120,10 @@ func (v *variant) build(t *testing.T) (dir, bin string) {
 			}
 		}
 		cmds, err := filepath.Glob(filepath.Join(v.dir, "cmd", "*"))
+		// The service's own command: not its dedicated asynq worker, not make demo's driver.
+		cmds = slices.DeleteFunc(cmds, func(c string) bool {
+			return strings.HasSuffix(c, "-worker") || strings.HasSuffix(c, "-demo")
+		})
 		if err != nil || len(cmds) != 1 {
 			v.err = fmt.Errorf("want one command under %s/cmd, found %v (%v)", v.dir, cmds, err)
 			return
