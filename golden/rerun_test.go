@@ -46,7 +46,7 @@ func TestRerun(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", line, err)
 			}
-			b = append(b, text+"\n"...)
+			b = append(b, "\n"+text+"\n"...) // a blank line first, as gofmt wants after a declaration
 			if err := os.WriteFile(filepath.Join(service, path), b, 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -26,4 +26,5 @@ func (h *Handlers) HandleReportBuild(ctx context.Context, p ReportBuildPayload) 
 	h.Logger.InfoContext(ctx, "report:build handled", "id", p.ID)
 	return nil
 }
+
 // The user's note: reports are built from the read replica.

@@ -23,4 +23,5 @@ func NightlyReport(ctx context.Context, d parts.Deps) error {
 	d.Logger.InfoContext(ctx, "nightly-report ran")
 	return nil
 }
+
 // The user's note: the report goes to finance.
