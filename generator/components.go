@@ -391,6 +391,30 @@ func retentionNote(table string) string {
 	return t.note
 }
 
+// NewCleaner is a cleaner a service with answers a can start from, before
+// its table is chosen: the last of gsgen's tables the service has
+// (outbox_event when it has none), with the timestamp column gsgen's
+// cleaner compares.
+func NewCleaner(a Answers, name string) CleanerAnswers {
+	t := gsgenTables[0]
+	for _, gt := range slices.Backward(gsgenTables) {
+		if slices.Contains(a.Components, string(gt.from)) {
+			t = gt
+			break
+		}
+	}
+	return CleanerAnswers{Name: name, Table: t.name, Column: t.expires}
+}
+
+// TimestampColumn is the column gsgen's cleaner of table compares, or
+// column for a table that is not gsgen's.
+func TimestampColumn(table, column string) string {
+	if t, ok := gsgenTableNamed(table); ok {
+		return t.expires
+	}
+	return column
+}
+
 // defaultCleaner is the cleaner gsgen adds for one of its tables.
 func (t gsgenTable) defaultCleaner() CleanerAnswers {
 	return CleanerAnswers{Name: t.cleaner, Table: t.name, Column: t.expires}

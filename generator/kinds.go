@@ -136,6 +136,9 @@ type Instances struct {
 	clear func(a *Answers)
 }
 
+// Names lists the names of the kind's instances in a, in order.
+func (in *Instances) Names(a Answers) []string { return in.names(a) }
+
 func instancesOf[T named](noun, field string, list func(*Answers) *[]T) *Instances {
 	return &Instances{Noun: noun, Field: field,
 		names: func(a Answers) []string {

@@ -121,3 +121,25 @@ func TestAddAsks(t *testing.T) {
 		t.Errorf("declined add: exit %d, service changed %v", code, treeHash(t, dir) != before)
 	}
 }
+
+// The prompts offer a new cleaner one of gsgen's tables the service has,
+// with the column gsgen's own cleaner of it compares.
+func TestAddAsksForACleaner(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop", "--components", "http,kafka")
+	answers := []string{
+		"4",          // What to add: cleaner (http is there: outbox 1, asynq 2, kafka 3)
+		"old-events", // Cleaner name
+		"",           // Table [processed_event]
+		"",           // Timestamp column [processed_at]
+		"48h",        // Retention [168h]
+		"",           // Add cleaner old-events? [Y/n]
+	}
+	code, stdout, stderr := gsgenAnswering(t, answers, "add", "--accessible", "--dir", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	yaml, _ := os.ReadFile(filepath.Join(dir, "gsgen.yaml"))
+	if !strings.Contains(string(yaml), "name: old-events\n    table: processed_event\n    column: processed_at\n    retention: 48h") {
+		t.Errorf("gsgen.yaml:\n%s", yaml)
+	}
+}

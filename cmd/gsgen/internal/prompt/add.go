@@ -2,7 +2,6 @@ package prompt
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/gsgen-dev/gsgen/generator"
@@ -74,7 +73,7 @@ func AddInterview(ask Asker, a generator.Answers, dir string, model func(generat
 // adds it to the answers; it returns the name.
 func (iv *interview) addInstance(k *generator.Kind) (string, error) {
 	title := map[bool]string{true: "Task type", false: strings.ToUpper(k.Instances.Noun[:1]) + k.Instances.Noun[1:] + " name"}[k.Name == generator.Task]
-	i := len(iv.list(k))
+	i := len(k.Instances.Names(iv.a))
 	field := fmt.Sprintf("%s[%d]", k.Instances.Field, i)
 	q := question{field: field + "." + map[bool]string{true: "type", false: "name"}[k.Name == generator.Task], title: title,
 		help: nameHelp[k.Name],
@@ -106,30 +105,6 @@ func (iv *interview) addInstance(k *generator.Kind) (string, error) {
 	return s, nil
 }
 
-// list is the names of k's instances so far.
-func (iv *interview) list(k *generator.Kind) []string {
-	var out []string
-	switch k.Name {
-	case generator.Kafka:
-		for _, c := range iv.a.Consumers {
-			out = append(out, c.Name)
-		}
-	case generator.Cleaner:
-		for _, c := range iv.a.Cleaners {
-			out = append(out, c.Name)
-		}
-	case generator.Worker:
-		for _, w := range iv.a.Workers {
-			out = append(out, w.Name)
-		}
-	case generator.Task:
-		for _, t := range iv.a.Tasks {
-			out = append(out, t.Type)
-		}
-	}
-	return out
-}
-
 // add adds an instance of kind named name, with its defaults to be asked.
 func add(a generator.Answers, kind generator.Component, name string) (generator.Answers, error) {
 	switch kind {
@@ -137,22 +112,13 @@ func add(a generator.Answers, kind generator.Component, name string) (generator.
 		return a.AddConsumer(generator.ConsumerAnswers{Name: name})
 	case generator.Cleaner:
 		// A table is needed to validate the name; it is asked next.
-		return a.AddCleaner(generator.CleanerAnswers{Name: name, Table: firstTable(a), Column: "created_at"})
+		return a.AddCleaner(generator.NewCleaner(a, name))
 	case generator.Worker:
 		return a.AddWorker(generator.WorkerAnswers{Name: name})
 	case generator.Task:
 		return a.AddTask(generator.TaskAnswers{Type: name})
 	}
 	return a, fmt.Errorf("gsgen cannot ask for a %s yet", kind)
-}
-
-// firstTable is a table a new cleaner can start from: one of gsgen's the
-// service has.
-func firstTable(a generator.Answers) string {
-	if slices.Contains(a.Components, string(generator.Kafka)) {
-		return "processed_event"
-	}
-	return "outbox_event"
 }
 
 var nameHelp = map[generator.Component]string{
@@ -176,7 +142,7 @@ func (iv *interview) settings(k *generator.Kind, i int) []question {
 		return []question{
 			{field: fmt.Sprintf("cleaners[%d].table", i), title: "Table", def: c.Table, help: "the table to clean: gsgen's or one your migrations create",
 				set: func(a *generator.Answers, s string) error { a.Cleaners[i].Table = s; return nil }},
-			{field: fmt.Sprintf("cleaners[%d].column", i), title: "Timestamp column", def: timestampOf(c.Table, c.Column), help: "rows whose column is older than the retention are deleted",
+			{field: fmt.Sprintf("cleaners[%d].column", i), title: "Timestamp column", def: generator.TimestampColumn(c.Table, c.Column), help: "rows whose column is older than the retention are deleted",
 				set: func(a *generator.Answers, s string) error { a.Cleaners[i].Column = s; return nil }},
 			{field: fmt.Sprintf("cleaners[%d].retention", i), title: "Retention", def: c.Retention.String(), help: "how long rows are kept, e.g. 168h for a week",
 				set: func(a *generator.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},
@@ -203,15 +169,4 @@ func (iv *interview) settings(k *generator.Kind, i int) []question {
 		}
 	}
 	return nil
-}
-
-// timestampOf is the column a cleaner of one of gsgen's tables compares.
-func timestampOf(table, column string) string {
-	switch table {
-	case "outbox_event":
-		return "dispatched_at"
-	case "processed_event":
-		return "processed_at"
-	}
-	return column
 }
