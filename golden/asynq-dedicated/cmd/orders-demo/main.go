@@ -5,8 +5,10 @@
 // SIGTERM while that work is in flight, draws the shutdown with gsgen
 // timeline, then counts the work and says whether any of it was lost.
 //
-// It runs against real servers: Redis (REDIS_ADDR, database 11), with the service's own binary, built
-// by go build, as a child process: what you see is what production does.
+// It runs the service's own binary, built by go build, as a child process:
+// what you see is what production does. Against real servers:
+//   - Redis: REDIS_ADDR's, in a database of the demo's own;
+//   - compose.yaml's instead, when those are unset and docker runs;
 package main
 
 import (
@@ -18,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"text/tabwriter"
@@ -75,12 +78,23 @@ func run() int {
 
 	// 2. What the service needs, each with the variable that points the
 	// service at it.
+	if err := composeServers(); err != nil {
+		return fail(err)
+	}
+	// A slot of its own, so that demos of orders running at the same time
+	// (a workshop's room on shared servers) never mix their work.
+	slot, releaseSlot, err := claimSlot(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	defer releaseSlot()
 	env := os.Environ()
-	redis := redisOpt()
+	redis := redisOpt(slot)
 	if err := emptyQueue(redis); err != nil {
 		return fail(err)
 	}
 	env = append(env, fmt.Sprintf("REDIS_DB=%d", redis.DB))
+	fmt.Printf("Redis: %s, database %d\n", redis.Addr, redis.DB)
 
 	// 3. Start the service on ports of its own and wait until it is ready.
 	svc, err := start(dir, "orders", env)
@@ -192,6 +206,50 @@ func waitBusy(ctx context.Context, parts []part) error {
 			return fmt.Errorf("the service finished nothing on some part within %v: read its log in bin/demo", hang)
 		}
 	}
+}
+
+// demoSlots is how many demos of orders can run at once against the same
+// servers: each takes a slot, with a Redis database of its own.
+const demoSlots = 10
+
+// composeServers points the demo at compose.yaml's servers when docker runs
+// here and the variables that would name others are unset: docker compose
+// starts them (not the service, nor Kafka, which runs in-process) on ports
+// of the loopback docker picks, and says which. Without docker the local
+// servers are used, as the service's README names them.
+func composeServers() error {
+	var wanted []string
+	if os.Getenv("REDIS_ADDR") == "" {
+		wanted = append(wanted, "redis")
+	}
+	if len(wanted) == 0 {
+		return nil
+	}
+	if exec.Command("docker", "info").Run() != nil {
+		fmt.Println("docker is not running here: using the local servers")
+		return nil
+	}
+	fmt.Printf("starting %s with docker compose (make down stops them)\n", strings.Join(wanted, " and "))
+	up := exec.Command("docker", append([]string{"compose", "up", "--detach", "--wait"}, wanted...)...)
+	up.Stdout, up.Stderr = os.Stdout, os.Stderr
+	if err := up.Run(); err != nil {
+		return fmt.Errorf("docker compose up: %w", err)
+	}
+	for _, name := range wanted {
+		port := map[string]string{"postgres": "5432", "redis": "6379"}[name]
+		out, err := exec.Command("docker", "compose", "port", name, port).Output()
+		if err != nil {
+			return fmt.Errorf("docker compose port %s %s: %w", name, port, err)
+		}
+		addr := strings.TrimSpace(string(out))
+		switch name {
+		case "postgres":
+			os.Setenv("DATABASE_URL", "postgres://postgres:postgres@"+addr+"/postgres?sslmode=disable")
+		case "redis":
+			os.Setenv("REDIS_ADDR", addr)
+		}
+	}
+	return nil
 }
 
 // window is how much unfinished work the demo keeps on a part: enough that

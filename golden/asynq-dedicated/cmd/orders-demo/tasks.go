@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -14,14 +15,42 @@ import (
 	"example.com/orders/internal/tasks"
 )
 
-// redisOpt is the Redis of REDIS_ADDR, in database 11: the demo's own, apart
-// from a development server's (0) and the tests' (12).
-func redisOpt() asynq.RedisClientOpt {
+// redisOpt is the Redis of REDIS_ADDR, in the database of slot n: 11 for
+// the first demo, 10 for a second one at the same time, and so on down to
+// 2; never a development server's (0) nor the tests' (12).
+func redisOpt(n int) asynq.RedisClientOpt {
 	addr := os.Getenv("REDIS_ADDR")
 	if addr == "" {
 		addr = "127.0.0.1:6379"
 	}
-	return asynq.RedisClientOpt{Addr: addr, Password: os.Getenv("REDIS_PASSWORD"), DB: 11}
+	return asynq.RedisClientOpt{Addr: addr, Password: os.Getenv("REDIS_PASSWORD"), DB: 12 - n}
+}
+
+// slotQueue holds the tasks that claim the slots: no server processes it.
+const slotQueue = "demo-slot"
+
+// claimSlot takes the first free slot: a unique task in the slot's Redis
+// database. Its uniqueness expires after an hour, so a demo that is killed
+// frees its slot then, if not at its end.
+func claimSlot(ctx context.Context) (n int, release func(), err error) {
+	for n := 1; n <= demoSlots; n++ {
+		client := asynq.NewClient(redisOpt(n))
+		info, err := client.EnqueueContext(ctx, asynq.NewTask("demo-slot", nil), asynq.Queue(slotQueue), asynq.Unique(time.Hour), asynq.ProcessIn(time.Hour))
+		client.Close()
+		switch {
+		case errors.Is(err, asynq.ErrDuplicateTask):
+			continue // another demo holds this one
+		case err != nil:
+			return 0, nil, fmt.Errorf("Redis (REDIS_ADDR %s): %w; start it, or set REDIS_ADDR", redisOpt(n).Addr, err)
+		}
+		return n, func() {
+			// Deleting the task deletes its uniqueness: the slot is free.
+			inspector := asynq.NewInspector(redisOpt(n))
+			inspector.DeleteTask(slotQueue, info.ID)
+			inspector.Close()
+		}, nil
+	}
+	return 0, nil, fmt.Errorf("%d demos of orders are running against this Redis already: wait for one to end", demoSlots)
 }
 
 // emptyQueue deletes what an earlier run left in the demo's queue, so that

@@ -40,7 +40,7 @@ func (o *outboxWork) insert(ctx context.Context, from, n int) error {
 
 func (o *outboxWork) dispatched(ctx context.Context) (int, error) {
 	var n int
-	err := o.pool.QueryRow(ctx, `SELECT count(*) FROM outbox_event WHERE dispatched_at IS NOT NULL`).Scan(&n)
+	err := o.pool.QueryRow(ctx, `SELECT count(*) FROM outbox_event WHERE topic = $1 AND dispatched_at IS NOT NULL`, outboxTopic).Scan(&n)
 	return n, err
 }
 
@@ -50,7 +50,8 @@ func (o *outboxWork) dispatched(ctx context.Context) (int, error) {
 // holds it, so the next relay takes it.
 func (o *outboxWork) Count(ctx context.Context) (tally, error) {
 	t := tally{What: "outbox events", Sent: int(o.sent.Load())}
-	rows, err := o.pool.Query(ctx, `SELECT id::text, dispatched_at IS NOT NULL, parked_at IS NOT NULL FROM outbox_event`)
+	// Its own rows only: a cleaner's rows share the table.
+	rows, err := o.pool.Query(ctx, `SELECT id::text, dispatched_at IS NOT NULL, parked_at IS NOT NULL FROM outbox_event WHERE topic = $1`, outboxTopic)
 	if err != nil {
 		return t, err
 	}

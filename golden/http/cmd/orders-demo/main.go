@@ -5,8 +5,8 @@
 // SIGTERM while that work is in flight, draws the shutdown with gsgen
 // timeline, then counts the work and says whether any of it was lost.
 //
-// It runs against real servers: with the service's own binary, built
-// by go build, as a child process: what you see is what production does.
+// It runs the service's own binary, built by go build, as a child process:
+// what you see is what production does.
 package main
 
 import (

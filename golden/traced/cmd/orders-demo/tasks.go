@@ -14,14 +14,15 @@ import (
 	"example.com/orders/internal/tasks"
 )
 
-// redisOpt is the Redis of REDIS_ADDR, in database 11: the demo's own, apart
-// from a development server's (0) and the tests' (12).
-func redisOpt() asynq.RedisClientOpt {
+// redisOpt is the Redis of REDIS_ADDR, in the database of slot n: 11 for
+// the first demo, 10 for a second one at the same time, and so on down to
+// 2; never a development server's (0) nor the tests' (12).
+func redisOpt(n int) asynq.RedisClientOpt {
 	addr := os.Getenv("REDIS_ADDR")
 	if addr == "" {
 		addr = "127.0.0.1:6379"
 	}
-	return asynq.RedisClientOpt{Addr: addr, Password: os.Getenv("REDIS_PASSWORD"), DB: 11}
+	return asynq.RedisClientOpt{Addr: addr, Password: os.Getenv("REDIS_PASSWORD"), DB: 12 - n}
 }
 
 // emptyQueue deletes what an earlier run left in the demo's queue, so that

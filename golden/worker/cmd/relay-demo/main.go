@@ -5,10 +5,11 @@
 // SIGTERM while that work is in flight, draws the shutdown with gsgen
 // timeline, then counts the work and says whether any of it was lost.
 //
-// It runs against real servers: PostgreSQL (DATABASE_URL, a schema of its
-// own), and an in-process Kafka
-// broker it runs itself (kfake), with the service's own binary, built
-// by go build, as a child process: what you see is what production does.
+// It runs the service's own binary, built by go build, as a child process:
+// what you see is what production does. Against real servers:
+//   - PostgreSQL: DATABASE_URL's, in a schema of the demo's own;
+//   - compose.yaml's instead, when those are unset and docker runs;
+//   - Kafka: a broker in-process (kfake), which the demo runs itself.
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"text/tabwriter"
@@ -77,6 +79,16 @@ func run() int {
 
 	// 2. What the service needs, each with the variable that points the
 	// service at it.
+	if err := composeServers(); err != nil {
+		return fail(err)
+	}
+	// A slot of its own, so that demos of relay running at the same time
+	// (a workshop's room on shared servers) never mix their work.
+	slot, releaseSlot, err := claimSlot(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	defer releaseSlot()
 	env := os.Environ()
 	brokers, closeKafka, err := startKafka()
 	if err != nil {
@@ -84,12 +96,14 @@ func run() int {
 	}
 	defer closeKafka()
 	env = append(env, brokersEnv(brokers))
-	pool, databaseURL, err := postgres(ctx, filepath.Join(dir, "relay"))
+	pool, databaseURL, err := postgres(ctx, filepath.Join(dir, "relay"), slot)
 	if err != nil {
 		return fail(err)
 	}
 	defer pool.Close()
 	env = append(env, "DATABASE_URL="+databaseURL)
+	fmt.Printf("PostgreSQL: %s, schema %s\n", redacted(databaseURL), demoSchema(slot))
+	env = append(env, cleanerEnv...)
 
 	// 3. Start the service on ports of its own and wait until it is ready.
 	svc, err := start(dir, "relay", env)
@@ -102,6 +116,8 @@ func run() int {
 	parts := []part{
 		newOutboxWork(pool, brokers),
 		newMessageWork(pool, brokers, "order-events", "relay-order-events", "events", "events.dlq"),
+		newCleanerWork(pool, "outbox-dispatched", "outbox_event", "dispatched_at", "INSERT INTO outbox_event (aggregate_id, topic, payload, dispatched_at) VALUES ('test', 'test', ''::bytea, $1)"),
+		newCleanerWork(pool, "processed-events", "processed_event", "processed_at", "INSERT INTO processed_event (consumer, event_id, processed_at) VALUES ('test', gen_random_uuid()::text, $1)"),
 	}
 	for _, p := range parts {
 		p.Start(ctx)
@@ -162,6 +178,7 @@ func run() int {
 waiting: kept for the next start to finish
   outbox events: rows not yet marked dispatched; no lock holds them once the service is gone
   messages: at or after the committed offset; a processed one is skipped as a duplicate
+  expired rows: not deleted yet; the cleaner's next run deletes them (a recent row it deletes is lost)
 failed: given up on in the open: parked outbox rows, dead letters, for you to look at`)
 	for _, n := range notes {
 		fmt.Println(n)
@@ -196,6 +213,50 @@ func waitBusy(ctx context.Context, parts []part) error {
 			return fmt.Errorf("the service finished nothing on some part within %v: read its log in bin/demo", hang)
 		}
 	}
+}
+
+// demoSlots is how many demos of relay can run at once against the same
+// servers: each takes a slot, with a schema of its own.
+const demoSlots = 10
+
+// composeServers points the demo at compose.yaml's servers when docker runs
+// here and the variables that would name others are unset: docker compose
+// starts them (not the service, nor Kafka, which runs in-process) on ports
+// of the loopback docker picks, and says which. Without docker the local
+// servers are used, as the service's README names them.
+func composeServers() error {
+	var wanted []string
+	if os.Getenv("DATABASE_URL") == "" {
+		wanted = append(wanted, "postgres")
+	}
+	if len(wanted) == 0 {
+		return nil
+	}
+	if exec.Command("docker", "info").Run() != nil {
+		fmt.Println("docker is not running here: using the local servers")
+		return nil
+	}
+	fmt.Printf("starting %s with docker compose (make down stops them)\n", strings.Join(wanted, " and "))
+	up := exec.Command("docker", append([]string{"compose", "up", "--detach", "--wait"}, wanted...)...)
+	up.Stdout, up.Stderr = os.Stdout, os.Stderr
+	if err := up.Run(); err != nil {
+		return fmt.Errorf("docker compose up: %w", err)
+	}
+	for _, name := range wanted {
+		port := map[string]string{"postgres": "5432", "redis": "6379"}[name]
+		out, err := exec.Command("docker", "compose", "port", name, port).Output()
+		if err != nil {
+			return fmt.Errorf("docker compose port %s %s: %w", name, port, err)
+		}
+		addr := strings.TrimSpace(string(out))
+		switch name {
+		case "postgres":
+			os.Setenv("DATABASE_URL", "postgres://postgres:postgres@"+addr+"/postgres?sslmode=disable")
+		case "redis":
+			os.Setenv("REDIS_ADDR", addr)
+		}
+	}
+	return nil
 }
 
 // window is how much unfinished work the demo keeps on a part: enough that

@@ -9,25 +9,60 @@ import (
 	"os"
 	"os/exec"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// demoSchema is the demo's own schema in the database of DATABASE_URL: made
-// anew on every run, and left in place so that you can look at the rows.
-const demoSchema = "relay_demo"
-
-// postgres makes the demo's schema, applies the migrations with the service
-// binary's own migrate command, and returns a pool on the schema and the
-// DATABASE_URL that points the service at it.
-func postgres(ctx context.Context, binary string) (*pgxpool.Pool, string, error) {
-	base := os.Getenv("DATABASE_URL")
-	if base == "" {
-		base = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable" // the service's default
+// demoSchema is the schema of the demo in slot n, in the database of
+// DATABASE_URL: made anew on every run, and left in place so that you can
+// look at the rows.
+func demoSchema(n int) string {
+	if n == 1 {
+		return "relay_demo"
 	}
+	return fmt.Sprintf("relay_demo_%d", n)
+}
+
+// databaseURL is DATABASE_URL, or the service's default when it is unset.
+func databaseURL() string {
+	if u := os.Getenv("DATABASE_URL"); u != "" {
+		return u
+	}
+	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable" // the service's default
+}
+
+// claimSlot takes the first free slot: a session advisory lock, held by a
+// connection of its own until release. The server drops the lock when the
+// connection ends, so a demo that is killed frees its slot too.
+func claimSlot(ctx context.Context) (n int, release func(), err error) {
+	conn, err := pgx.Connect(ctx, databaseURL())
+	if err != nil {
+		return 0, nil, fmt.Errorf("PostgreSQL (DATABASE_URL, %s): %w; start it, or set DATABASE_URL", redacted(databaseURL()), err)
+	}
+	for n := 1; n <= demoSlots; n++ {
+		var free bool
+		if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock(hashtext('gsgen demo relay'), $1)", n).Scan(&free); err != nil {
+			conn.Close(ctx)
+			return 0, nil, err
+		}
+		if free {
+			return n, func() { conn.Close(context.Background()) }, nil
+		}
+	}
+	conn.Close(ctx)
+	return 0, nil, fmt.Errorf("%d demos of relay are running against this PostgreSQL already: wait for one to end", demoSlots)
+}
+
+// postgres makes the schema of slot n, applies the migrations with the
+// service binary's own migrate command, and returns a pool on the schema
+// and the DATABASE_URL that points the service at it.
+func postgres(ctx context.Context, binary string, n int) (*pgxpool.Pool, string, error) {
+	base := databaseURL()
+	schema := demoSchema(n)
 	admin, err := pgxpool.New(ctx, base)
 	if err == nil {
 		defer admin.Close()
-		_, err = admin.Exec(ctx, "DROP SCHEMA IF EXISTS "+demoSchema+" CASCADE; CREATE SCHEMA "+demoSchema)
+		_, err = admin.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE; CREATE SCHEMA "+schema)
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("PostgreSQL (DATABASE_URL, %s): %w; start it, or set DATABASE_URL", redacted(base), err)
@@ -38,7 +73,7 @@ func postgres(ctx context.Context, binary string) (*pgxpool.Pool, string, error)
 		return nil, "", fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	q := u.Query()
-	q.Set("search_path", demoSchema) // pgx sends it as a setting of every connection
+	q.Set("search_path", schema) // pgx sends it as a setting of every connection
 	u.RawQuery = q.Encode()
 	schemaURL := u.String()
 

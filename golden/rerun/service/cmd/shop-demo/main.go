@@ -5,10 +5,12 @@
 // SIGTERM while that work is in flight, draws the shutdown with gsgen
 // timeline, then counts the work and says whether any of it was lost.
 //
-// It runs against real servers: PostgreSQL (DATABASE_URL, a schema of its
-// own), Redis (REDIS_ADDR, database 11), and an in-process Kafka
-// broker it runs itself (kfake), with the service's own binary, built
-// by go build, as a child process: what you see is what production does.
+// It runs the service's own binary, built by go build, as a child process:
+// what you see is what production does. Against real servers:
+//   - PostgreSQL: DATABASE_URL's, in a schema of the demo's own;
+//   - Redis: REDIS_ADDR's, in a database of the demo's own;
+//   - compose.yaml's instead, when those are unset and docker runs;
+//   - Kafka: a broker in-process (kfake), which the demo runs itself.
 package main
 
 import (
@@ -20,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"text/tabwriter"
@@ -77,6 +80,16 @@ func run() int {
 
 	// 2. What the service needs, each with the variable that points the
 	// service at it.
+	if err := composeServers(); err != nil {
+		return fail(err)
+	}
+	// A slot of its own, so that demos of shop running at the same time
+	// (a workshop's room on shared servers) never mix their work.
+	slot, releaseSlot, err := claimSlot(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	defer releaseSlot()
 	env := os.Environ()
 	brokers, closeKafka, err := startKafka()
 	if err != nil {
@@ -84,17 +97,20 @@ func run() int {
 	}
 	defer closeKafka()
 	env = append(env, brokersEnv(brokers))
-	pool, databaseURL, err := postgres(ctx, filepath.Join(dir, "shop"))
+	pool, databaseURL, err := postgres(ctx, filepath.Join(dir, "shop"), slot)
 	if err != nil {
 		return fail(err)
 	}
 	defer pool.Close()
 	env = append(env, "DATABASE_URL="+databaseURL)
-	redis := redisOpt()
+	fmt.Printf("PostgreSQL: %s, schema %s\n", redacted(databaseURL), demoSchema(slot))
+	redis := redisOpt(slot)
 	if err := emptyQueue(redis); err != nil {
 		return fail(err)
 	}
 	env = append(env, fmt.Sprintf("REDIS_DB=%d", redis.DB))
+	fmt.Printf("Redis: %s, database %d\n", redis.Addr, redis.DB)
+	env = append(env, cleanerEnv...)
 
 	// 3. Start the service on ports of its own and wait until it is ready.
 	svc, err := start(dir, "shop", env)
@@ -108,6 +124,8 @@ func run() int {
 		&httpWork{url: "http://" + svc.httpAddr + "/hello/demo"},
 		newTaskWork(redis),
 		newMessageWork(pool, brokers, "product-events", "shop-product-events", "products", "products.dlq"),
+		newCleanerWork(pool, "processed-events", "processed_event", "processed_at", "INSERT INTO processed_event (consumer, event_id, processed_at) VALUES ('test', gen_random_uuid()::text, $1)"),
+		newCleanerWork(pool, "old-events", "processed_event", "processed_at", "INSERT INTO processed_event (consumer, event_id, processed_at) VALUES ('test', gen_random_uuid()::text, $1)"),
 	}
 	for _, p := range parts {
 		p.Start(ctx)
@@ -168,6 +186,7 @@ func run() int {
 waiting: kept for the next start to finish
   tasks: pending (not started, or handed back by Shutdown) or waiting for a retry
   messages: at or after the committed offset; a processed one is skipped as a duplicate
+  expired rows: not deleted yet; the cleaner's next run deletes them (a recent row it deletes is lost)
 failed: given up on in the open: archived tasks, dead letters, for you to look at`)
 	for _, n := range notes {
 		fmt.Println(n)
@@ -202,6 +221,53 @@ func waitBusy(ctx context.Context, parts []part) error {
 			return fmt.Errorf("the service finished nothing on some part within %v: read its log in bin/demo", hang)
 		}
 	}
+}
+
+// demoSlots is how many demos of shop can run at once against the same
+// servers: each takes a slot, with a schema and a Redis database of its own.
+const demoSlots = 10
+
+// composeServers points the demo at compose.yaml's servers when docker runs
+// here and the variables that would name others are unset: docker compose
+// starts them (not the service, nor Kafka, which runs in-process) on ports
+// of the loopback docker picks, and says which. Without docker the local
+// servers are used, as the service's README names them.
+func composeServers() error {
+	var wanted []string
+	if os.Getenv("DATABASE_URL") == "" {
+		wanted = append(wanted, "postgres")
+	}
+	if os.Getenv("REDIS_ADDR") == "" {
+		wanted = append(wanted, "redis")
+	}
+	if len(wanted) == 0 {
+		return nil
+	}
+	if exec.Command("docker", "info").Run() != nil {
+		fmt.Println("docker is not running here: using the local servers")
+		return nil
+	}
+	fmt.Printf("starting %s with docker compose (make down stops them)\n", strings.Join(wanted, " and "))
+	up := exec.Command("docker", append([]string{"compose", "up", "--detach", "--wait"}, wanted...)...)
+	up.Stdout, up.Stderr = os.Stdout, os.Stderr
+	if err := up.Run(); err != nil {
+		return fmt.Errorf("docker compose up: %w", err)
+	}
+	for _, name := range wanted {
+		port := map[string]string{"postgres": "5432", "redis": "6379"}[name]
+		out, err := exec.Command("docker", "compose", "port", name, port).Output()
+		if err != nil {
+			return fmt.Errorf("docker compose port %s %s: %w", name, port, err)
+		}
+		addr := strings.TrimSpace(string(out))
+		switch name {
+		case "postgres":
+			os.Setenv("DATABASE_URL", "postgres://postgres:postgres@"+addr+"/postgres?sslmode=disable")
+		case "redis":
+			os.Setenv("REDIS_ADDR", addr)
+		}
+	}
+	return nil
 }
 
 // window is how much unfinished work the demo keeps on a part: enough that
