@@ -102,7 +102,14 @@ func scrape(t *testing.T, svc *service) string {
 // presetModel is the model of golden/<preset>.yaml, as gsgen builds it.
 func presetModel(t *testing.T, preset string) *generator.Model {
 	t.Helper()
-	name := filepath.Join("..", "golden", preset+".yaml")
+	return variantModel(t, &variant{preset: preset})
+}
+
+// variantModel is gsgen's model of a variant's service: its preset's
+// answers, changed as the variant changes them.
+func variantModel(t *testing.T, v *variant) *generator.Model {
+	t.Helper()
+	name := filepath.Join("..", "golden", v.preset+".yaml")
 	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +117,9 @@ func presetModel(t *testing.T, preset string) *generator.Model {
 	a, err := generator.ParseAnswersFile(name, data)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if v.answers != nil {
+		v.answers(&a)
 	}
 	m, err := generator.NewModel(a.WithDefaults())
 	if err != nil {

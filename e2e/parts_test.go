@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -74,6 +76,29 @@ func TestWorkerAndUserPartDrainInOrder(t *testing.T) {
 	_, bin := partsService.build(t)
 	svc := start(t, "parts", bin, nil)
 	svc.waitLog(msgIs("e2e part running"))
+
+	// Once runs have finished, the service exports every worker metric its
+	// dashboard and alerts read (a run's time is recorded after its function
+	// returns, so the wait is on the scrape, not on the run's log line).
+	var workerQueries []string
+	m := variantModel(t, partsService)
+	for _, q := range append(m.DashboardQueries(), m.AlertQueries()...) {
+		if strings.Contains(q, "_worker_") {
+			workerQueries = append(workerQueries, q)
+		}
+	}
+	if len(workerQueries) == 0 {
+		t.Error("the dashboard and alerts of a service with a worker read none of the worker metrics")
+	}
+	names, last := len(missingMetrics(workerQueries, "")), ""
+	waitCount(t, "worker metrics the dashboard and alerts read, exported", names, func() int {
+		missing := missingMetrics(workerQueries, scrape(t, svc))
+		if now := fmt.Sprint(missing); now != last && len(missing) > 0 {
+			t.Logf("not exported yet: %s", now) // each change once: on a failure, what stayed missing
+			last = now
+		}
+		return names - len(missing)
+	})
 	// SIGTERM while a run is in hand: after a run has started and before it
 	// finishes. A run that finished first is no failure of the service: wait
 	// for the next one.

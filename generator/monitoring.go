@@ -69,6 +69,15 @@ func (m *Model) dashboardPanels() []panel {
 				{`sum by (cleaner) (increase(NS_cleaner_run_failures_total[1h]))`, "{{cleaner}}"}}},
 		)
 	}
+	if len(m.Workers) > 0 {
+		ps = append(ps,
+			panel{"Worker runs per second, by worker", "short", [][2]string{
+				{`sum by (worker) (rate(NS_worker_runs_total[5m]))`, "{{worker}} succeeded"},
+				{`sum by (worker) (rate(NS_worker_run_failures_total[5m]))`, "{{worker}} failed"}}},
+			panel{"Worker run time, 99th percentile, by worker", "s", [][2]string{
+				{`histogram_quantile(0.99, sum by (le, worker) (rate(NS_worker_run_duration_seconds_bucket[5m])))`, "{{worker}}"}}},
+		)
+	}
 	if m.Asynq {
 		ps = append(ps,
 			// Read from Redis: every pod reports the same queues.
@@ -222,6 +231,12 @@ func (m *Model) alerts() []alert {
 	if m.Cleaner {
 		as = append(as, alert{"CleanerFailing", `sum by (cleaner) (increase(NS_cleaner_run_failures_total[1h])) > 3`, "0m", "warning",
 			"A cleaner of NAME keeps failing: its table grows."})
+	}
+	if len(m.Workers) > 0 {
+		// Three in an hour, as for the cleaners: one failed run is retried
+		// at the next interval anyway.
+		as = append(as, alert{"WorkerFailing", `sum by (worker) (increase(NS_worker_run_failures_total[1h])) > 3`, "0m", "warning",
+			"A worker of NAME keeps failing: its runs end in an error, a panic or their timeout (its log says which)."})
 	}
 	if m.Asynq {
 		as = append(as, alert{"AsynqQueueBacklog", `max by (queue) (NS_asynq_queue_latency_seconds) > 300`, "5m", "warning",
