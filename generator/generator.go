@@ -7,7 +7,9 @@ package generator
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -26,6 +28,9 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	}
 	plan, err := Plan(m)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := migrationVersionsClash(m, plan, userSQL); err != nil {
 		return nil, nil, err
 	}
 	var files Rendered
@@ -131,4 +136,41 @@ func ownSQLCOutput(m *Model, inputs Rendered) (Rendered, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// migrationVersionsClash refuses a migration of the user's that has the
+// version (the number its name starts with) of one of gsgen's for this
+// service: goose applies one migration per version and stops at two, so
+// every `migrate up`, and with it every new pod, would fail. A newer gsgen
+// adds migrations of its own, so a clash can appear at regen of a service
+// that had none.
+func migrationVersionsClash(m *Model, plan FilePlan, userSQL map[string][]byte) error {
+	gsgens := map[int64]string{}
+	for _, f := range plan {
+		if v, ok := migrationVersion(f.Path); ok && f.Owner == OwnedByGsgen {
+			gsgens[v] = f.Path
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(userSQL)) {
+		v, ok := migrationVersion(p)
+		if !ok || gsgens[v] == "" || gsgens[v] == p {
+			continue
+		}
+		return &InputError{Field: p,
+			Msg: fmt.Sprintf("has version %d, as gsgen's %s: goose applies one migration per version, so `%s migrate up` would fail", v, gsgens[v], m.Name),
+			Fix: fmt.Sprintf("renumber yours from 0100 up (gsgen numbers its own below 0100), e.g. db/migrations/0100_%s, then re-run; where yours ran already as version %d, also move its record there: UPDATE goose_db_version SET version_id = 100 WHERE version_id = %d (gsgen's %d is then applied by the next migrate up)",
+				strings.TrimLeft(strings.TrimLeft(path.Base(p), "0123456789"), "_"), v, v, v)}
+	}
+	return nil
+}
+
+// migrationVersion is the version goose reads from a migration's name: the
+// number before its first underscore.
+func migrationVersion(p string) (int64, bool) {
+	if !isMigration(p) {
+		return 0, false
+	}
+	num, _, ok := strings.Cut(path.Base(p), "_")
+	v, err := strconv.ParseInt(num, 10, 64)
+	return v, ok && err == nil
 }

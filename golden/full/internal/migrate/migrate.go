@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -52,18 +53,26 @@ func Main(args []string, lookupEnv func(string) (string, bool), stdout, stderr i
 	defer pool.Close()
 	db := stdlib.OpenDBFromPool(pool)
 	defer db.Close()
-	if err := Run(context.Background(), db, args[0], true, stdout); err != nil {
+	if err := Run(context.Background(), db, migrations.FS, args[0], true, stdout); err != nil {
 		logger.Error("migrate failed", "command", args[0], "err", err)
 		return exitFailed
 	}
 	return exitOK
 }
 
-// Run runs one goose command on db and writes what it did to out. With
-// locked, concurrent runs take turns on a PostgreSQL advisory lock: every
-// new pod migrates before it starts, and only the first finds work to do.
-func Run(ctx context.Context, db *sql.DB, command string, locked bool, out io.Writer) error {
-	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true)}
+// Run runs one goose command with the migrations of fsys (the service's:
+// migrations.FS) on db and writes what it did to out. With locked,
+// concurrent runs take turns on a PostgreSQL advisory lock: every new pod
+// migrates before it starts, and only the first finds work to do.
+func Run(ctx context.Context, db *sql.DB, fsys fs.FS, command string, locked bool, out io.Writer) error {
+	opts := []goose.ProviderOption{
+		goose.WithDisableGlobalRegistry(true),
+		// A newer gsgen adds migrations of its own numbered below yours
+		// (yours from 0100, README: Migrations), and up must apply them on a
+		// database that has yours already: goose refuses such "missing"
+		// migrations unless told.
+		goose.WithAllowOutofOrder(true),
+	}
 	if locked {
 		locker, err := lock.NewPostgresSessionLocker()
 		if err != nil {
@@ -71,7 +80,7 @@ func Run(ctx context.Context, db *sql.DB, command string, locked bool, out io.Wr
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, opts...)
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, fsys, opts...)
 	if err != nil {
 		return fmt.Errorf("reading db/migrations: %w", err)
 	}

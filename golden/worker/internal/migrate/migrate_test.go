@@ -4,9 +4,14 @@ package migrate_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"example.com/relay/internal/migrate"
 	"example.com/relay/internal/testenv"
@@ -47,5 +52,57 @@ func TestMigrate(t *testing.T) {
 		if code != step.code || !strings.Contains(out, step.says) {
 			t.Fatalf("migrate %v: exit %d, %q; want exit %d saying %q", step.args, code, out, step.code, step.says)
 		}
+	}
+}
+
+// A newer gsgen adds a migration of its own numbered below one of yours that
+// a database has applied already (here 0004 after 0100): up applies it,
+// where goose's default would refuse the "missing" migration and every new
+// pod's migrate step would fail.
+func TestUpAppliesAnOlderNumberAddedLater(t *testing.T) {
+	ctx := context.Background()
+	pool, url := testenv.Postgres(t)
+	// A schema beside the test's, for a goose table of its own: the test's
+	// records the service's migrations.
+	var schema string
+	if err := pool.QueryRow(ctx, "SELECT current_schema() || '_later'").Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE") })
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.RuntimeParams["search_path"] = schema
+	later, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer later.Close()
+
+	fsys := fstest.MapFS{
+		"0001_first.sql": {Data: []byte("-- +goose Up\nCREATE TABLE first (id int);\n")},
+		"0100_yours.sql": {Data: []byte("-- +goose Up\nCREATE TABLE yours (id int);\n")},
+	}
+	up := func() string {
+		t.Helper()
+		var out bytes.Buffer
+		// A *sql.DB per run, as each `migrate up` is a process of its own: Run
+		// closes it (and never the pool beneath).
+		if err := migrate.Run(ctx, stdlib.OpenDBFromPool(later), fsys, "up", false, &out); err != nil {
+			t.Fatalf("up: %v", err)
+		}
+		return out.String()
+	}
+	up()
+	fsys["0004_newer.sql"] = &fstest.MapFile{Data: []byte("-- +goose Up\nCREATE TABLE newer (id int);\n")}
+	if out := up(); !strings.Contains(out, "applied 0004_newer.sql") {
+		t.Fatalf("up after 0004 was added below the applied 0100 said %q, want it applied", out)
+	}
+	if _, err := later.Exec(ctx, "SELECT FROM newer"); err != nil {
+		t.Fatal(err)
 	}
 }

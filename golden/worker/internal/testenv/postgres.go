@@ -11,7 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
-	migrations "example.com/relay/internal/migrate"
+	"example.com/relay/db/migrations"
+	"example.com/relay/internal/migrate"
 )
 
 // DefaultDatabaseURL is where the tests look for PostgreSQL when
@@ -71,19 +72,19 @@ func Postgres(t testing.TB) (*pgxpool.Pool, string) {
 		t.Fatalf("connecting to schema %s: %v", schema, err)
 	}
 	t.Cleanup(pool.Close) // before the drop above: cleanups run last-in first-out
-	migrate(t, pool)
+	migrateUp(t, pool)
 	return pool, schemaURL
 }
 
-// migrate applies the service's migrations (db/migrations), as
+// migrateUp applies the service's migrations (db/migrations), as
 // `relay migrate up` does; no lock: the schema is the test's alone.
-func migrate(t testing.TB, pool *pgxpool.Pool) {
+func migrateUp(t testing.TB, pool *pgxpool.Pool) {
 	t.Helper()
 	db := stdlib.OpenDBFromPool(pool)
 	defer db.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), Hang)
 	defer cancel()
-	if err := migrations.Run(ctx, db, "up", false, io.Discard); err != nil {
+	if err := migrate.Run(ctx, db, migrations.FS, "up", false, io.Discard); err != nil {
 		t.Fatalf("applying db/migrations: %v", err)
 	}
 }
