@@ -136,7 +136,9 @@ event per second per partition, however big the backlog.`,
 				"\t\t// The key is the aggregate id: one aggregate, one partition, one order.\n\t\tBalancer: &kafka.Hash{},\n" +
 				"\t\t// The relay hands over a whole batch in one call, so waiting for more\n\t\t// messages only adds latency: flush after a millisecond, and never\n\t\t// split the relay's batch into several requests per partition.\n\t\tBatchSize:    cfg.BatchSize,\n\t\tBatchTimeout: time.Millisecond,\n",
 			To: "\t\t// The key is the aggregate id: one aggregate, one partition, one order.\n\t\tBalancer: &kafka.Hash{},\n"}},
-		Vet: true,
+		Files: map[string]string{"internal/outbox/lab_test.go": "acks_lab_test.go.txt"},
+		Tests: []Test{{Pkg: "./internal/outbox", Run: []string{"TestLabDispatchedEventsAreInKafka"}}},
+		Vet:   true,
 	},
 	{
 		Number: 7, Difficulty: Medium,
