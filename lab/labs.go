@@ -59,8 +59,8 @@ The log shows the HTTP drain finishing within a millisecond of SIGTERM.`,
 		Title: "Now and then an outbox batch is cut off at shutdown",
 		Symptom: `Now and then, when a pod stops while the outbox relay is busy with a
 backlog, its last batch is published again by the next pod. The old pod's
-log says the workers drained within microseconds, although the relay was in
-the middle of a batch, and the close step that followed sometimes ran over
+log says the workers drained at once, although the relay was in the middle
+of a batch, and the close step that followed sometimes ran over
 CLOSE_TIMEOUT. Most shutdowns are fine.`,
 		Hints: []string{
 			"Step 3 waits for the background loops with wg.Wait(). When does the relay tell it that it is done?",
