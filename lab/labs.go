@@ -57,18 +57,29 @@ The log shows the HTTP drain finishing within a millisecond of SIGTERM.`,
 	{
 		Number: 3, Difficulty: Easy,
 		Title: "Now and then an outbox batch is cut off at shutdown",
-		Symptom: `Rarely, usually when a pod is stopped right after it started, the log shows
-"shutdown complete" while the outbox relay is still publishing, and the next
-line is a "closed pool" error from the relay. Most shutdowns are fine.`,
+		Symptom: `Now and then, when a pod stops while the outbox relay is busy with a
+backlog, its last batch is published again by the next pod. The old pod's
+log says the workers drained at once, although the relay was in the middle
+of a batch, and the close step that followed sometimes ran over
+CLOSE_TIMEOUT. Most shutdowns are fine.`,
 		Hints: []string{
-			"Step 3 waits for the background loops with wg.Wait(). Can it return before a loop has been counted?",
-			"Read how the outbox relay is started in cmd/orders/main.go and compare it with the consumers and cleaners.",
-			"wg.Add(1) inside the goroutine races with wg.Wait(): call wg.Add(1) before the go statement.",
+			"Step 3 waits for the background loops with wg.Wait(). When does the relay tell it that it is done?",
+			"Read (*Relay).Run in internal/outbox/relay.go: when does it return (and so call wg.Done), and where are its loops then?",
+			"Run must wait for the loops it starts before it returns: start them with loops.Go on a sync.WaitGroup of its own and call loops.Wait() at the end.",
 		},
-		Edits: []Edit{{File: mainGo,
-			From: "\twg.Add(1)\n\tgo relay.Run(ctx, &wg)\n",
-			To:   "\tgo func() {\n\t\twg.Add(1)\n\t\trelay.Run(ctx, &wg)\n\t}()\n"}},
-		Vet: true,
+		Edits: []Edit{{File: relayGo,
+			From: "// Run publishes batches with Config.Relays loops until ctx is cancelled,\n" +
+				"// and returns when every loop has. A cancelled ctx stops the next batch\n" +
+				"// from starting; it never cuts the current one in half.\n",
+			To: "// Run publishes batches with Config.Relays loops until ctx is cancelled.\n" +
+				"// A cancelled ctx stops the next batch from starting; it never cuts the\n" +
+				"// current one in half.\n"},
+			{File: relayGo,
+				From: "\tvar loops sync.WaitGroup\n\tfor i := range relays {\n\t\tloops.Go(func() { r.loop(ctx, newSweep(start, i, relays)) })\n\t}\n\tloops.Wait()\n}\n",
+				To:   "\tfor i := range relays {\n\t\tgo r.loop(ctx, newSweep(start, i, relays))\n\t}\n}\n"},
+		},
+		Files: map[string]string{"internal/outbox/lab_test.go": "relayreturn_lab_test.go.txt"},
+		Tests: []Test{{Pkg: "./internal/outbox", Run: []string{"TestLabRunReturnsAfterTheBatchInFlight"}}},
 	},
 	{
 		Number: 4, Difficulty: Medium,
@@ -89,7 +100,9 @@ reached its drain step, and ASYNQ_SHUTDOWN_TIMEOUT seems to be ignored.`,
 				From: "\t} else if err := taskSrv.Start(tasks.NewMux(&tasks.Handlers{Logger: logger, Pool: pool})); err != nil {\n\t\tfail(\"asynq\", err)\n\t}\n",
 				To:   "\t} else {\n\t\tgo func() {\n\t\t\tif err := taskSrv.Run(tasks.NewMux(&tasks.Handlers{Logger: logger, Pool: pool})); err != nil {\n\t\t\t\tfail(\"asynq\", err)\n\t\t\t}\n\t\t}()\n\t}\n"},
 		},
-		Vet: true,
+		Files: map[string]string{"cmd/orders/lab_test.go": "asynqsignal_lab_test.go.txt"},
+		Tests: []Test{{Pkg: "./cmd/orders", Run: []string{"TestLabOnlyRunActsOnSIGTERM"}}},
+		Vet:   true,
 	},
 	{
 		Number: 5, Difficulty: Medium,
@@ -125,7 +138,9 @@ event per second per partition, however big the backlog.`,
 				"\t\t// The key is the aggregate id: one aggregate, one partition, one order.\n\t\tBalancer: &kafka.Hash{},\n" +
 				"\t\t// The relay hands over a whole batch in one call, so waiting for more\n\t\t// messages only adds latency: flush after a millisecond, and never\n\t\t// split the relay's batch into several requests per partition.\n\t\tBatchSize:    cfg.BatchSize,\n\t\tBatchTimeout: time.Millisecond,\n",
 			To: "\t\t// The key is the aggregate id: one aggregate, one partition, one order.\n\t\tBalancer: &kafka.Hash{},\n"}},
-		Vet: true,
+		Files: map[string]string{"internal/outbox/lab_test.go": "acks_lab_test.go.txt"},
+		Tests: []Test{{Pkg: "./internal/outbox", Run: []string{"TestLabDispatchedEventsAreInKafka"}}},
+		Vet:   true,
 	},
 	{
 		Number: 7, Difficulty: Medium,
@@ -206,7 +221,9 @@ those pods are repeated by the next pod.`,
 		Edits: []Edit{{File: deployment,
 			From: "      # SIGKILL comes this long after preStop starts (grace): preStop 10s +\n      # HTTP drain 25s + close 1s + margin 5s = 41s fit inside.\n      terminationGracePeriodSeconds: 60\n",
 			To:   "      # SIGKILL comes this long after preStop starts.\n      terminationGracePeriodSeconds: 30\n"}},
-		Vet: true,
+		Files: map[string]string{"internal/config/lab_test.go": "grace_lab_test.go.txt"},
+		Tests: []Test{{Pkg: "./internal/config", Run: []string{"TestLabManifestsGiveTheShutdownItsTime"}}},
+		Vet:   true,
 	},
 	{
 		Number: 11, Difficulty: Hard, Unordered: true,
