@@ -68,6 +68,9 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 			c.Action = Create
 		case f.Owner == OwnedByUser:
 			c.Action = Keep
+			if w := olderHandler(f, onDisk); w != "" {
+				m.warnings = append(m.warnings, w)
+			}
 		case f.Merge != nil:
 			if c.Content, err = f.Merge(onDisk, f.Content); err != nil {
 				return nil, nil, err
@@ -147,4 +150,16 @@ func (cs Changes) Diff() string {
 		b.WriteString(UnifiedDiff("a/"+c.Path, "b/"+c.Path, before, after))
 	}
 	return b.String()
+}
+
+// olderHandler warns about a consumer handler of the user's written by a
+// gsgen before batched consumers: its Handle takes no transaction, so the
+// service no longer builds until the user moves its body into the new
+// signature. The file is the user's, so gsgen only says so.
+func olderHandler(f RenderedFile, onDisk []byte) string {
+	c, ok := f.Item.(Consumer)
+	if !ok || !strings.HasSuffix(f.Template, "_handler.go.user.tmpl") || bytes.Contains(onDisk, []byte("pgx.Tx")) {
+		return ""
+	}
+	return fmt.Sprintf("%s: its Handle takes no pgx.Tx: consumer %s now handles messages in batches and calls Handle(ctx, tx pgx.Tx, msg) inside the batch's transaction, so the service does not build until you move the handler's body into that signature (gsgen's README: A service made by an older gsgen)", f.Path, c.Name)
 }

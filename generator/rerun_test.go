@@ -193,3 +193,44 @@ func TestUnifiedDiffIsBounded(t *testing.T) {
 		t.Errorf("5000 changed lines:\n%.500s", d)
 	}
 }
+
+// A handler of the user's from before batched consumers (its Handle takes no
+// transaction) is kept as it is, with a warning that says what to change;
+// the handler gsgen writes today gets none.
+func TestRegenerateWarnsOfAnOlderHandler(t *testing.T) {
+	dir := writeService(t, Answers{Name: "shop", Components: []string{"kafka"}})
+	warned := func() []string {
+		t.Helper()
+		d, err := OpenServiceDir(dir, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close() // the next call opens it again
+		svc, err := d.ReadService()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := svc.Regenerate(svc.Answers.WithDefaults(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ws []string
+		for _, w := range m.Warnings() {
+			if strings.Contains(w, "Handle") {
+				ws = append(ws, w)
+			}
+		}
+		return ws
+	}
+	if ws := warned(); len(ws) != 0 {
+		t.Fatalf("today's handler warned of: %q", ws)
+	}
+	older := "package consumer\n\n// The handler of an older gsgen.\nfunc (h *EventsHandler) Handle(ctx context.Context, msg kafka.Message) error { return nil }\n"
+	if err := os.WriteFile(filepath.Join(dir, "internal/consumer/events_handler.go"), []byte(older), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := warned()
+	if len(ws) != 1 || !strings.HasPrefix(ws[0], "internal/consumer/events_handler.go: its Handle takes no pgx.Tx") || !strings.Contains(ws[0], "Handle(ctx, tx pgx.Tx, msg)") {
+		t.Errorf("warnings %q, want one naming the file and the new signature", ws)
+	}
+}
