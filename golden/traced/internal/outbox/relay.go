@@ -76,8 +76,9 @@ type Config struct {
 }
 
 // Relay moves outbox rows to Kafka: lock a batch, publish it, mark it
-// dispatched, commit. Delivery is at-least-once: a crash after publishing
-// and before the commit publishes the batch again, so consumers must be
+// dispatched, commit. Delivery is at-least-once: a crash of the relay after
+// publishing and before the commit, or of PostgreSQL just after it (see
+// publishBatch), publishes the batch again, so consumers must be
 // idempotent (the event id travels in the "event_id" header).
 type Relay struct {
 	pool     *pgxpool.Pool

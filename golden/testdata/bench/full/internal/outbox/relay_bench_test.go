@@ -140,9 +140,14 @@ func (c *tripConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
+// Read ends a trip once the answer arrives: pgx may start a read before it
+// has written all of a pipeline.
 func (c *tripConn) Read(p []byte) (int, error) {
-	c.wrote.Store(false)
-	return c.Conn.Read(p)
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.wrote.Store(false)
+	}
+	return n, err
 }
 
 // writeRaw writes events messages shaped like the relay's (key, payload,
