@@ -314,12 +314,12 @@ func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err
 	begin.BeginTx(pgx.TxOptions{})
 	// The COMMIT does not wait for PostgreSQL to flush it to disk, which
 	// takes longer than a round trip. What it commits are marks and charges:
-	// a crash of PostgreSQL that loses the last of them (at most a fraction
-	// of a second's) makes the relay publish those events again, as a crash
-	// of the relay before its COMMIT does; never loses one, as business
-	// code's own transactions store them. PostgreSQL writes its log in
-	// order, so a commit lost is never followed by one kept: an aggregate's
-	// order holds. For this transaction only.
+	// a crash (or failover) of PostgreSQL that loses the last of them, up to
+	// a fraction of a second's, makes the relay publish those events again,
+	// as a crash of the relay before its COMMIT does. It cannot lose an
+	// event (business code's own transactions store them), nor an
+	// aggregate's order: PostgreSQL writes its log in order, so no commit
+	// that is kept follows one that is lost. For this transaction only.
 	begin.Queue("SET LOCAL synchronous_commit = off")
 	if r.cfg.Ordered {
 		// One relay per slot at a time, across goroutines and replicas:
