@@ -4,10 +4,12 @@
 # commit too, taking turns round after round, and prints each sample. It
 # prints figures; it asserts nothing.
 #
-#   bench/relay.sh [-rounds N] [-base COMMIT] [-bench REGEXP] [-short]
+#   bench/relay.sh [-rounds N] [-base COMMIT] [-this-bench] [-bench REGEXP] [-short]
 #
 #   -rounds N     rounds (default 5); a round runs each tree's benchmarks once (-benchtime 1x)
 #   -base COMMIT  also run COMMIT's golden/full, before this tree's, in every round
+#   -this-bench   run COMMIT's golden/full with this tree's benchmarks (the overlay), not
+#                 its own: the same measures on both (they must build against both)
 #   -bench REGEXP the benchmarks to run (default: all of internal/outbox's)
 #   -short        one round of the benchmarks' short mode: checks that the script still works
 #
@@ -17,14 +19,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=5 base= bench=. short=
+rounds=5 base= bench=. short= thisbench=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-rounds) rounds=$2; shift ;;
 	-base) base=$2; shift ;;
+	-this-bench) thisbench=1 ;;
 	-bench) bench=$2; shift ;;
 	-short) rounds=1 short=-test.short ;;
-	*) echo "usage: $0 [-rounds N] [-base COMMIT] [-bench REGEXP] [-short]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-rounds N] [-base COMMIT] [-this-bench] [-bench REGEXP] [-short]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -50,6 +53,10 @@ build this
 if [ -n "$base" ]; then
 	mkdir -p "$work/src/base"
 	git archive "$base" golden/full golden/testdata/bench/full | tar -x -C "$work/src/base"
+	if [ -n "$thisbench" ]; then
+		rm -rf "$work/src/base/golden/testdata/bench/full"
+		cp -r golden/testdata/bench/full "$work/src/base/golden/testdata/bench/"
+	fi
 	build base
 	trees=(base this)
 fi

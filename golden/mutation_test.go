@@ -34,8 +34,8 @@ var mutations = []mutation{
 		name:   "relay no longer marks events dispatched",
 		preset: "full",
 		edit: lab.Edit{File: "internal/outbox/relay.go",
-			From: `if err := q.MarkOutboxDispatched(ctx, d.sent); err != nil {`,
-			To:   `if err := error(nil); err != nil {`},
+			From: "db.QueueMarkOutboxDispatched(end, d.sent)\n\t\tsteps = append(steps, fmt.Sprintf(\"mark %d events dispatched\", len(d.sent)))",
+			To:   "// not marked"},
 		pkg: "./internal/outbox",
 	},
 	{
@@ -44,8 +44,8 @@ var mutations = []mutation{
 		name:   "relay publishes without the slot locks",
 		preset: "full",
 		edit: lab.Edit{File: "internal/outbox/relay.go",
-			From: `slots, err = q.TryLockOutboxSlots(ctx, db.TryLockOutboxSlotsParams{Slots: slots, LockName: r.lockName})`,
-			To:   `err = nil // every slot asked for, whoever holds it`},
+			From: `db.QueueTryLockOutboxSlots(begin, db.TryLockOutboxSlotsParams{Slots: slots, LockName: r.lockName}, &slots)`,
+			To:   `// every slot asked for, whoever holds it`},
 		pkg: "./internal/outbox",
 	},
 	{

@@ -20,8 +20,9 @@ var TxCtx = rule(&analysis.Analyzer{
 Work that must not be cut in half (the outbox batch: lock, publish, mark,
 commit) runs on context.WithTimeout(context.WithoutCancel(ctx), budget).
 Reported: a transaction (pgx Begin/BeginTx, pgxpool Begin/BeginTx,
-pgx.BeginFunc, sql BeginTx) begun in a Run(ctx, wg) loop, or in a function
-of the same package it calls,
+pgx.BeginFunc, sql BeginTx, or a pgx.Batch that begins one with BeginTx,
+sent with SendBatch) begun in a Run(ctx, wg) loop, or in a function of the
+same package it calls,
 
 - on the loop's ctx (or a context derived from it without WithoutCancel):
   SIGTERM cancels it mid-batch, the transaction rolls back after Kafka
@@ -85,7 +86,7 @@ func (w *txWalker) walk(fn ast.Node, body *ast.BlockStmt, loop types.Object) {
 			return true
 		}
 		f := code.Callee(info, call)
-		if begins(f) {
+		if begins(f) || sendsBegin(info, body, call, f) {
 			w.check(call, loop)
 			return true
 		}
@@ -113,6 +114,38 @@ func begins(fn *types.Func) bool {
 		code.IsFunc(fn, code.PgxPath, "BeginFunc", "BeginTxFunc") ||
 		code.IsMethod(fn, "database/sql", "DB", "Begin", "BeginTx") ||
 		code.IsMethod(fn, "database/sql", "Conn", "BeginTx")
+}
+
+// sendsBegin reports whether call sends a pgx.Batch that begins a
+// transaction: SendBatch of a batch on which body calls BeginTx. The
+// transaction then begins on SendBatch's context.
+func sendsBegin(info *types.Info, body *ast.BlockStmt, call *ast.CallExpr, fn *types.Func) bool {
+	sends := code.IsMethod(fn, code.PgxpoolPath, "Pool", "SendBatch") ||
+		code.IsMethod(fn, code.PgxpoolPath, "Conn", "SendBatch") ||
+		code.IsMethod(fn, code.PgxPath, "Conn", "SendBatch")
+	if !sends || len(call.Args) != 2 {
+		return false
+	}
+	id, ok := ast.Unparen(call.Args[1]).(*ast.Ident)
+	if !ok || info.Uses[id] == nil {
+		return false
+	}
+	batch := info.Uses[id]
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if found || !ok {
+			return !found
+		}
+		sel, ok := c.Fun.(*ast.SelectorExpr)
+		if !ok || !code.IsMethod(code.Callee(info, c), code.PgxPath, "Batch", "BeginTx") {
+			return true
+		}
+		x, ok := ast.Unparen(sel.X).(*ast.Ident)
+		found = ok && info.Uses[x] == batch
+		return !found
+	})
+	return found
 }
 
 func (w *txWalker) check(call *ast.CallExpr, loop types.Object) {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
@@ -73,8 +74,9 @@ type Config struct {
 }
 
 // Relay moves outbox rows to Kafka: lock a batch, publish it, mark it
-// dispatched, commit. Delivery is at-least-once: a crash after publishing
-// and before the commit publishes the batch again, so consumers must be
+// dispatched, commit. Delivery is at-least-once: a crash of the relay after
+// publishing and before the commit, or of PostgreSQL just after it (see
+// publishBatch), publishes the batch again, so consumers must be
 // idempotent (the event id travels in the "event_id" header).
 type Relay struct {
 	pool     *pgxpool.Pool
@@ -283,6 +285,12 @@ func (r *Relay) drain(ctx context.Context, s *sweep) error {
 // Kafka took as dispatched, charges those it refused, and commits. In
 // ordered mode it first locks what it can of slots, and takes only their
 // events. It reports whether more events may be due at once.
+//
+// A round trip to PostgreSQL costs about what a small statement does, so
+// the batch makes three, not one per statement: the BEGIN goes with the
+// slot locks, and the COMMIT with the marks and charges (a pgx.Batch each,
+// whose statements PostgreSQL runs in order, none after one that failed).
+// The read of the rows goes alone, after the locks: see below.
 func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err error) {
 	// The batch must not stop half-way when shutdown cancels ctx: rows that
 	// were published but not marked would be published again by the next
@@ -294,20 +302,25 @@ func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.BatchTimeout-rollbackBudget)
 	defer cancel()
 
-	tx, err := r.pool.Begin(ctx)
+	conn, err := r.pool.Acquire(ctx)
 	if err != nil {
-		return false, fmt.Errorf("begin: %w", err)
+		return false, fmt.Errorf("acquire a connection: %w", err)
 	}
-	// Rolls back on every early return and unlocks the rows; after Commit
-	// it does nothing. Not on ctx: a batch that ran out of time has an
-	// expired ctx, and a rollback on it would not even be sent.
-	defer func() {
-		rollbackCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackBudget)
-		defer cancel()
-		tx.Rollback(rollbackCtx)
-	}()
+	// Back to the pool when the batch is over. One still inside the
+	// transaction (its rollback failed) is closed by the pool instead.
+	defer conn.Release()
 
-	q := db.New(tx)
+	begin := &pgx.Batch{}
+	begin.BeginTx(pgx.TxOptions{})
+	// The COMMIT does not wait for PostgreSQL to flush it to disk, which
+	// takes longer than a round trip. What it commits are marks and charges:
+	// a crash (or failover) of PostgreSQL that loses the last of them, up to
+	// a fraction of a second's, makes the relay publish those events again,
+	// as a crash of the relay before its COMMIT does. It cannot lose an
+	// event (business code's own transactions store them), nor an
+	// aggregate's order: PostgreSQL writes its log in order, so no commit
+	// that is kept follows one that is lost. For this transaction only.
+	begin.Queue("SET LOCAL synchronous_commit = off")
 	if r.cfg.Ordered {
 		// One relay per slot at a time, across goroutines and replicas:
 		// SKIP LOCKED alone would let two relays publish different slices of
@@ -317,15 +330,30 @@ func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err
 		// a read in the statement that takes the locks would not see what
 		// the relay that held them just before committed, such as an event
 		// it charged, which the events behind it must wait for.
-		slots, err = q.TryLockOutboxSlots(ctx, db.TryLockOutboxSlotsParams{Slots: slots, LockName: r.lockName})
-		if err != nil {
-			return false, fmt.Errorf("advisory locks: %w", err)
+		db.QueueTryLockOutboxSlots(begin, db.TryLockOutboxSlotsParams{Slots: slots, LockName: r.lockName}, &slots)
+	}
+	results := conn.SendBatch(ctx, begin)
+	tx := results.Tx()
+	// Rolls back on every early return and unlocks the rows; once the
+	// transaction is over (committed, or never begun) it does nothing. Not
+	// on ctx: a batch that ran out of time has an expired ctx, and a
+	// rollback on it would not even be sent.
+	defer func() {
+		if tx.Conn().PgConn().TxStatus() == 'I' {
+			return
 		}
-		if len(slots) == 0 {
-			return false, nil // other relays are publishing these slots
-		}
+		rollbackCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackBudget)
+		defer cancel()
+		tx.Rollback(rollbackCtx)
+	}()
+	if err := results.Close(); err != nil {
+		return false, fmt.Errorf("begin, advisory locks: %w", err)
+	}
+	if r.cfg.Ordered && len(slots) == 0 {
+		return false, nil // other relays are publishing these slots
 	}
 
+	q := db.New(tx)
 	rows, err := q.LockOutboxBatch(ctx, db.LockOutboxBatchParams{Ordered: r.cfg.Ordered, Slots: slots, BatchSize: int32(r.cfg.BatchSize)})
 	if err != nil {
 		return false, fmt.Errorf("lock batch: %w", err)
@@ -335,18 +363,22 @@ func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err
 	}
 
 	d := r.publish(ctx, rows)
+	// Only now, after the writes returned, the marks and charges are sent,
+	// with the COMMIT behind them. steps names each statement, for its error.
+	end := &pgx.Batch{}
+	var steps []string
 	if len(d.sent) > 0 {
-		if err := q.MarkOutboxDispatched(ctx, d.sent); err != nil {
-			return false, fmt.Errorf("mark %d events dispatched: %w", len(d.sent), err)
-		}
+		db.QueueMarkOutboxDispatched(end, d.sent)
+		steps = append(steps, fmt.Sprintf("mark %d events dispatched", len(d.sent)))
 	}
 	if len(d.refused) > 0 {
-		if err := q.RecordOutboxFailures(ctx, r.failures(d.refused)); err != nil {
-			return false, fmt.Errorf("record %d refused events: %w", len(d.refused), err)
-		}
+		db.QueueRecordOutboxFailures(end, r.failures(d.refused))
+		steps = append(steps, fmt.Sprintf("record %d refused events", len(d.refused)))
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return false, fmt.Errorf("commit: %w", err)
+	end.Queue("commit")
+	steps = append(steps, "commit")
+	if err := send(ctx, tx, end, steps); err != nil {
+		return false, err
 	}
 	if len(d.sent) > 0 {
 		r.log.Debug("outbox batch published", "events", len(d.sent))
@@ -355,6 +387,21 @@ func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err
 	r.countRefused(d.refused)
 	r.logRefused(d.refused)
 	return len(rows) == r.cfg.BatchSize || d.deferred > 0, d.kafkaErr
+}
+
+// send sends b's statements on tx in one round trip and returns the error of
+// the first that failed, named by its step (steps[i] says what the i-th
+// does). PostgreSQL runs none of those after it, so a failed mark is never
+// committed.
+func send(ctx context.Context, tx pgx.Tx, b *pgx.Batch, steps []string) error {
+	results := tx.SendBatch(ctx, b)
+	defer results.Close()
+	for _, step := range steps {
+		if _, err := results.Exec(); err != nil {
+			return fmt.Errorf("%s: %w", step, err)
+		}
+	}
+	return results.Close()
 }
 
 // event is an outbox row and the message that carries it.

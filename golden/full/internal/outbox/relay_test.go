@@ -458,6 +458,63 @@ func TestRelayBacksOffWhileKafkaIsDown(t *testing.T) {
 	checkPublished(t, r.read(testTopic), r.stored, true)
 }
 
+// A batch's marks go to PostgreSQL in one round trip with its COMMIT. When
+// a mark fails, nothing of the batch is committed (PostgreSQL runs no
+// statement of a batch after one that failed), its slots and rows are let
+// go, its connection goes back to the pool out of the transaction, and the
+// next look publishes its events again: at-least-once, never lost.
+func TestRelayCommitsNothingOfABatchWhoseMarkFails(t *testing.T) {
+	r := newRig(t, testTopic)
+	const events = 30
+	r.storeMany(testTopic, events, 3)
+	ctx := context.Background()
+	// PostgreSQL refuses every mark until the trigger is dropped.
+	_, err := r.pool.Exec(ctx, `CREATE FUNCTION refuse_marks() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'marks refused by the test'; END $$;
+CREATE TRIGGER refuse_marks BEFORE UPDATE OF dispatched_at ON outbox_event
+FOR EACH ROW EXECUTE FUNCTION refuse_marks()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig()
+	w := NewWriter(r.addrs, cfg)
+	defer w.Close()
+	relay := NewRelay(r.pool, w, cfg, slog.New(r.log))
+
+	err = relay.drain(ctx, newSweep(0, 0, 1))
+	if err == nil || !strings.Contains(err.Error(), "events dispatched") || !strings.Contains(err.Error(), "marks refused by the test") {
+		t.Fatalf("drain = %v, want the failed mark", err)
+	}
+	if n := r.count("dispatched_at IS NOT NULL OR attempts > 0"); n != 0 {
+		t.Errorf("%d events marked or charged by a batch whose mark failed", n)
+	}
+	if n := r.pool.Stat().AcquiredConns(); n != 0 {
+		t.Errorf("%d connections still acquired after the failed batch", n)
+	}
+	if free := r.slotsFree(cfg.LockName); len(free) != Slots {
+		t.Errorf("after the failed batch only slots %v are free: its locks were kept", free)
+	}
+
+	if _, err := r.pool.Exec(ctx, "DROP TRIGGER refuse_marks ON outbox_event"); err != nil {
+		t.Fatal(err)
+	}
+	if err := relay.drain(ctx, newSweep(0, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.count("dispatched_at IS NULL"); n != 0 {
+		t.Errorf("%d of %d events still pending once the marks were allowed again", n, events)
+	}
+	published := map[string]int{}
+	for _, m := range r.read(testTopic) {
+		published[headerValue(m, EventIDHeader)]++
+	}
+	for _, e := range r.stored {
+		if published[e.id] == 0 {
+			t.Errorf("event %s (%s) never published", e.id, e.aggregate)
+		}
+	}
+}
+
 // The two statements README.md gives for parked events work: one lists
 // them with their errors, the other releases them, and the relay then
 // publishes them, in order, with the events that waited behind them.

@@ -34,6 +34,9 @@ func (r *Relay) Run(ctx context.Context, wg *sync.WaitGroup) {
 			r.sqlBegin()
 			r.beginFunc(ctx)
 			r.clean(ctx)
+			r.batchOnLoopCtx(ctx)
+			r.batchRight(ctx)
+			r.batchNoTx(ctx)
 		}
 	}
 }
@@ -93,6 +96,33 @@ func (r *Relay) beginFunc(ctx context.Context) {
 // clean deletes on ctx directly: interruptible work, no transaction.
 func (r *Relay) clean(ctx context.Context) {
 	r.pool.Exec(ctx, "DELETE FROM outbox_event WHERE dispatched_at < now() - interval '7 days'")
+}
+
+// batchOnLoopCtx begins its transaction in a pipeline, BEGIN in the same
+// round trip as the first statement, on the loop's ctx.
+func (r *Relay) batchOnLoopCtx(ctx context.Context) {
+	conn, _ := r.pool.Acquire(ctx)
+	defer conn.Release()
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	b.Queue("SELECT 1")
+	conn.SendBatch(ctx, b) // want `transaction begun on the Run loop's ctx`
+}
+
+// batchRight is batchOnLoopCtx on the design's context.
+func (r *Relay) batchRight(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer cancel()
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	r.pool.SendBatch(ctx, b)
+}
+
+// batchNoTx sends a batch that begins no transaction: interruptible.
+func (r *Relay) batchNoTx(ctx context.Context) {
+	b := &pgx.Batch{}
+	b.Queue("DELETE FROM outbox_event WHERE dispatched_at < now() - interval '7 days'")
+	r.pool.SendBatch(ctx, b)
 }
 
 // Handler is not reached from a Run loop: its request context is not the

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	mathrand "math/rand/v2"
+	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,11 +41,15 @@ var benchPayload = []byte(`{"order_id":"order-000042","customer_id":"customer-7"
 //	relay-events/s  the relay's batches: lock, publish, mark dispatched, commit
 //	relay/raw-%     the ratio of the two
 //	ms/batch        one relay batch, to set against WORKER_DRAIN_TIMEOUT
+//	pg-trips/batch  the relay's round trips to PostgreSQL per batch of
+//	                events (counted on its connections, see countTrips), the
+//	                looks at windows that came back short included
 //
 // The relay runs drain, what Run does on each tick, so the poll interval
 // does not count; inserting the backlog is not timed.
 func BenchmarkRelay(b *testing.B) {
-	_, pool := benchtest.Postgres(b, "../../db/migrations")
+	dbURL, pool := benchtest.Postgres(b, "../../db/migrations")
+	relayPool, trips := countTrips(b, dbURL)
 	brokers := benchtest.Kafka(b, benchTopic, benchPartitions)
 	events := 10000
 	if testing.Short() {
@@ -65,15 +71,18 @@ func BenchmarkRelay(b *testing.B) {
 			defer raw.Close()
 			relayWriter := NewWriter(brokers, cfg)
 			defer relayWriter.Close()
-			relay := NewRelay(pool, relayWriter, cfg, slog.New(slog.NewTextHandler(b.Output(), nil)))
+			relay := NewRelay(relayPool, relayWriter, cfg, slog.New(slog.NewTextHandler(b.Output(), nil)))
 
 			var rawTime, relayTime time.Duration
+			var relayTrips int64
 			for b.Loop() {
 				rawTime += writeRaw(b, raw, events, size)
 				storeBacklog(b, pool, events)
+				before := trips.Load()
 				start := time.Now()
 				relay.drain(context.Background(), newSweep(0, 0, 1))
 				relayTime += time.Since(start)
+				relayTrips += trips.Load() - before
 				if n := pending(b, pool); n != 0 {
 					b.Fatalf("the relay stopped with %d of %d events pending (its error is logged above)", n, events)
 				}
@@ -86,8 +95,59 @@ func BenchmarkRelay(b *testing.B) {
 			b.ReportMetric(relayRate, "relay-events/s")
 			b.ReportMetric(100*relayRate/rawRate, "relay/raw-%")
 			b.ReportMetric(1000*relayTime.Seconds()/(total/float64(size)), "ms/batch")
+			b.ReportMetric(float64(relayTrips)/(total/float64(size)), "pg-trips/batch")
 		})
 	}
+}
+
+// countTrips returns a pool on dbURL whose connections count their round
+// trips to PostgreSQL: a write after a read (or the first write) starts one.
+// pgx writes a whole pipeline (pgx.Batch) before it reads, so a pipeline
+// counts once.
+func countTrips(b *testing.B, dbURL string) (*pgxpool.Pool, *atomic.Int64) {
+	b.Helper()
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	trips := new(atomic.Int64)
+	dial := cfg.ConnConfig.DialFunc
+	cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &tripConn{Conn: c, trips: trips}, nil
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	return pool, trips
+}
+
+type tripConn struct {
+	net.Conn
+	trips *atomic.Int64
+	wrote atomic.Bool // written since the last read: a further write is the same trip
+}
+
+func (c *tripConn) Write(p []byte) (int, error) {
+	if !c.wrote.Swap(true) {
+		c.trips.Add(1)
+	}
+	return c.Conn.Write(p)
+}
+
+// Read ends a trip once the answer arrives: pgx may start a read before it
+// has written all of a pipeline.
+func (c *tripConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.wrote.Store(false)
+	}
+	return n, err
 }
 
 // writeRaw writes events messages shaped like the relay's (key, payload,

@@ -27,6 +27,19 @@ type Tx interface {
 
 type Conn struct{}
 
+type Batch struct{}
+
+func (b *Batch) BeginTx(txOptions TxOptions) {}
+
+func (b *Batch) Queue(query string, arguments ...any) {}
+
+type BatchResults interface {
+	Tx() Tx
+	Close() error
+}
+
+func (c *Conn) SendBatch(ctx context.Context, b *Batch) BatchResults { return nil }
+
 func (c *Conn) Begin(ctx context.Context) (Tx, error) { return nil, nil }
 
 func (c *Conn) BeginTx(ctx context.Context, txOptions TxOptions) (Tx, error) { return nil, nil }

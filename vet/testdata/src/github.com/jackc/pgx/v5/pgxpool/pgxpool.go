@@ -26,6 +26,8 @@ func (p *Pool) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.C
 
 func (p *Pool) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) { return nil, nil }
 
+func (p *Pool) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults { return nil }
+
 func (p *Pool) Ping(ctx context.Context) error { return nil }
 
 type Conn struct{}
@@ -35,3 +37,5 @@ func (c *Conn) Begin(ctx context.Context) (pgx.Tx, error) { return nil, nil }
 func (c *Conn) BeginTx(ctx context.Context, txOptions pgx.TxOptions) (pgx.Tx, error) { return nil, nil }
 
 func (c *Conn) Release() {}
+
+func (c *Conn) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults { return nil }
