@@ -42,9 +42,16 @@ func TestDashboardReadsExportedMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	queries := append(m.DashboardQueries(), m.AlertQueries()...)
-	names := len(missingMetrics(queries, ""))
-	last := ""
-	waitCount(t, "metrics the dashboard reads, exported", names, func() int {
+	waitExported(t, svc, "metrics the dashboard reads, exported", queries)
+	svc.stop()
+	t.Logf("dashboard and alerts: %d queries, every metric they read is exported", len(queries))
+}
+
+// waitExported waits until svc exports every metric the queries read.
+func waitExported(t *testing.T, svc *service, what string, queries []string) {
+	t.Helper()
+	names, last := len(missingMetrics(queries, "")), ""
+	waitCount(t, what, names, func() int {
 		missing := missingMetrics(queries, scrape(t, svc))
 		if now := fmt.Sprint(missing); now != last && len(missing) > 0 {
 			t.Logf("not exported yet: %s", now) // each change once: on a failure, what stayed missing
@@ -52,8 +59,6 @@ func TestDashboardReadsExportedMetrics(t *testing.T) {
 		}
 		return names - len(missing)
 	})
-	svc.stop()
-	t.Logf("dashboard and alerts: %d queries, every metric they read is exported", len(queries))
 }
 
 // metricName matches the names of metrics in a query: the service's own

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -90,15 +89,7 @@ func TestWorkerAndUserPartDrainInOrder(t *testing.T) {
 	if len(workerQueries) == 0 {
 		t.Error("the dashboard and alerts of a service with a worker read none of the worker metrics")
 	}
-	names, last := len(missingMetrics(workerQueries, "")), ""
-	waitCount(t, "worker metrics the dashboard and alerts read, exported", names, func() int {
-		missing := missingMetrics(workerQueries, scrape(t, svc))
-		if now := fmt.Sprint(missing); now != last && len(missing) > 0 {
-			t.Logf("not exported yet: %s", now) // each change once: on a failure, what stayed missing
-			last = now
-		}
-		return names - len(missing)
-	})
+	waitExported(t, svc, "worker metrics the dashboard and alerts read, exported", workerQueries)
 	// SIGTERM while a run is in hand: after a run has started and before it
 	// finishes. A run that finished first is no failure of the service: wait
 	// for the next one.
