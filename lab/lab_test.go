@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/vet/check"
 )
 
 // checkEnv is the environment of the labs' go commands: outside any
@@ -212,5 +213,48 @@ func TestCheckFailsWithoutTheServers(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "DATABASE_URL") {
 		t.Errorf("the failure does not name DATABASE_URL:\n%s", &out)
+	}
+}
+
+// gsgen's README shows what gsgen vet prints for the full preset with three
+// mistakes in it: those of labs 2, 8 and 10, planted together. It must be
+// what vet prints today, line numbers included.
+func TestREADMEVetSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a generated service's packages; skipped with -short")
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "$ gsgen vet --manifests deploy/k8s\n")
+	block, _, _ = strings.Cut(block, "gsgen: vet:")
+	if !ok || block == "" {
+		t.Fatal("README.md has no sample of gsgen vet --manifests deploy/k8s")
+	}
+	dir := filepath.Join(t.TempDir(), "orders")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "golden", "full"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 8, 10} {
+		l, err := Get(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Apply(dir, l.Edits...); err != nil {
+			t.Fatalf("lab %d: %v", n, err)
+		}
+	}
+	findings, err := check.Run(check.Options{Dir: dir, Manifests: filepath.Join(dir, "deploy", "k8s")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, f := range findings {
+		f.Pos.Filename, _ = filepath.Rel(dir, f.Pos.Filename)
+		got.WriteString(f.String() + "\n")
+	}
+	if got.String() != block {
+		t.Errorf("README.md's gsgen vet sample:\n%s\nwhat gsgen vet prints today (copy it in):\n%s", block, got.String())
 	}
 }
