@@ -29,14 +29,28 @@ type WelcomeEmailPayload struct {
 	Email  string `json:"email"`
 }
 
-// NewWelcomeEmailTask builds the task; enqueue it with
-// client.EnqueueContext(ctx, task).
+// NewWelcomeEmailTask builds the task. Enqueue it with EnqueueWelcomeEmail,
+// which gives it the trace of its caller's span.
 func NewWelcomeEmailTask(p WelcomeEmailPayload) (*asynq.Task, error) {
+	return newWelcomeEmailTask(p, nil)
+}
+
+// EnqueueWelcomeEmail enqueues the task with the traceparent of ctx's span
+// in its headers, so that its handler's span continues that trace.
+func EnqueueWelcomeEmail(ctx context.Context, c *asynq.Client, p WelcomeEmailPayload) (*asynq.TaskInfo, error) {
+	task, err := newWelcomeEmailTask(p, TraceHeaders(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return c.EnqueueContext(ctx, task)
+}
+
+func newWelcomeEmailTask(p WelcomeEmailPayload, headers map[string]string) (*asynq.Task, error) {
 	payload, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s payload: %w", TypeWelcomeEmail, err)
 	}
-	return asynq.NewTask(TypeWelcomeEmail, payload,
+	return asynq.NewTaskWithHeaders(TypeWelcomeEmail, payload, headers,
 		asynq.Queue(QueueDefault),
 		// Without it asynq allows 30 minutes. asynq keeps whole seconds
 		// only: a timeout under one second silently becomes those 30 minutes.

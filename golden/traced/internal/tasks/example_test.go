@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
 // The handler, called directly: no Redis needed.
@@ -52,4 +53,18 @@ func TestWelcomeEmailTaskRuns(t *testing.T) {
 	}
 	s.start(NewMux(&Handlers{Logger: slog.New(slog.DiscardHandler)}))
 	s.waitState(info.ID, asynq.TaskStateCompleted)
+}
+
+// EnqueueWelcomeEmail carries the trace of the span it is called in.
+func TestEnqueueWelcomeEmailCarriesTheTrace(t *testing.T) {
+	s := newTestServer(t, TaskTimeout)
+	client := NewClient(s.cfg)
+	defer client.Close()
+	ctx, span := sdktrace.NewTracerProvider().Tracer("test").Start(context.Background(), "enqueue")
+	defer span.End()
+	info, err := EnqueueWelcomeEmail(ctx, client, WelcomeEmailPayload{UserID: 7, Email: "ada@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStoredTrace(t, ctx, s.cfg, info)
 }

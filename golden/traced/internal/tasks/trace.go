@@ -17,9 +17,11 @@ import (
 // the provider set last (by telemetry.Setup, or a test) is the one used.
 func tracer() trace.Tracer { return otel.Tracer("example.com/orders/internal/tasks") }
 
-// traceHeaders are the headers that carry ctx's trace to the task's
-// handler; nil when ctx has no span.
-func traceHeaders(ctx context.Context) map[string]string {
+// TraceHeaders are the headers that carry ctx's trace to the task's
+// handler (asynq.NewTaskWithHeaders); nil when ctx has no span. Enqueue
+// functions pass them: gsgen's for the task types it added, and yours for
+// the types you write (example.go's EnqueueWelcomeEmail shows one).
+func TraceHeaders(ctx context.Context) map[string]string {
 	tp := telemetry.Traceparent(ctx)
 	if tp == "" {
 		return nil

@@ -28,7 +28,7 @@ func TestTaskContinuesTheEnqueuersTrace(t *testing.T) {
 	t.Cleanup(func() { otel.SetTracerProvider(previous) })
 
 	ctx, enqueuer := provider.Tracer("test").Start(context.Background(), "enqueue")
-	headers := traceHeaders(ctx)
+	headers := TraceHeaders(ctx)
 	enqueuer.End()
 	if headers[telemetry.TraceparentHeader] == "" {
 		t.Fatalf("no traceparent in the task's headers %v", headers)
@@ -73,7 +73,7 @@ func TestTaskWithoutTraceparentStartsATrace(t *testing.T) {
 	otel.SetTracerProvider(provider)
 	t.Cleanup(func() { otel.SetTracerProvider(previous) })
 
-	if h := traceHeaders(context.Background()); h != nil {
+	if h := TraceHeaders(context.Background()); h != nil {
 		t.Errorf("headers %v for a context without a span, want none", h)
 	}
 	handler := traceTasks(asynq.HandlerFunc(func(context.Context, *asynq.Task) error { return nil }))
@@ -83,5 +83,24 @@ func TestTaskWithoutTraceparentStartsATrace(t *testing.T) {
 	got := spans.GetSpans()
 	if len(got) != 1 || got[0].Parent.IsValid() {
 		t.Fatalf("spans %v, want one task span without a parent", got)
+	}
+}
+
+// checkStoredTrace checks that the task info names carries, in Redis, the
+// traceparent of ctx's span, then deletes it: nothing in the tests serves
+// the queues the tasks' own options name.
+func checkStoredTrace(t *testing.T, ctx context.Context, cfg Config, info *asynq.TaskInfo) {
+	t.Helper()
+	inspector := asynq.NewInspector(RedisOpt(cfg))
+	defer inspector.Close()
+	stored, err := inspector.GetTaskInfo(info.Queue, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stored.Headers[telemetry.TraceparentHeader], telemetry.Traceparent(ctx); want == "" || got != want {
+		t.Errorf("the task in Redis carries traceparent %q, want the enqueuing span's %q", got, want)
+	}
+	if err := inspector.DeleteTask(info.Queue, info.ID); err != nil {
+		t.Errorf("delete the test's task: %v", err)
 	}
 }

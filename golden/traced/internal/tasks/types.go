@@ -48,7 +48,7 @@ func newReportBuildTask(p ReportBuildPayload, headers map[string]string, opts ..
 // EnqueueReportBuild puts a report:build task on its queue, carrying the
 // traceparent of ctx's span: its handler's span continues that trace.
 func EnqueueReportBuild(ctx context.Context, c *asynq.Client, p ReportBuildPayload, opts ...asynq.Option) (*asynq.TaskInfo, error) {
-	task, err := newReportBuildTask(p, traceHeaders(ctx), opts...)
+	task, err := newReportBuildTask(p, TraceHeaders(ctx), opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/hibiken/asynq"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
-	"example.com/orders/internal/telemetry"
 	"example.com/orders/internal/testenv"
 )
 
@@ -40,19 +39,7 @@ func TestEnqueueReportBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Nothing in the tests serves the real queue: take the task back out.
-	inspector := asynq.NewInspector(RedisOpt(cfg))
-	defer inspector.Close()
-	stored, err := inspector.GetTaskInfo(info.Queue, info.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := stored.Headers[telemetry.TraceparentHeader], telemetry.Traceparent(ctx); want == "" || got != want {
-		t.Errorf("the task in Redis carries traceparent %q, want the enqueuing span's %q", got, want)
-	}
-	if err := inspector.DeleteTask(info.Queue, info.ID); err != nil {
-		t.Errorf("delete the test's task: %v", err)
-	}
+	checkStoredTrace(t, ctx, cfg, info)
 	if info.Type != TypeReportBuild || info.Queue != "reports" || info.Timeout != ReportBuildTimeout || info.MaxRetry != 5 {
 		t.Errorf("enqueued %s on %q with timeout %v and %d retries, want %s on %q, %v, %d",
 			info.Type, info.Queue, info.Timeout, info.MaxRetry, TypeReportBuild, "reports", ReportBuildTimeout, 5)
