@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -12,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/gsgen-dev/gsgen/lab"
 )
@@ -81,6 +84,34 @@ func TestDemo(t *testing.T) {
 		}
 	})
 
+	// Docker runs, but compose cannot start the servers: the demo stops
+	// at once, saying why, before it starts the service.
+	t.Run("docker compose fails", func(t *testing.T) {
+		out, code := runDemo(t, bin, demoComposeFails)
+		if code != 2 || !strings.Contains(out, "docker compose up: exit status 1") || !strings.Contains(out, "pull access denied") || strings.Contains(out, "started orders") {
+			t.Fatalf("the demo exited %d, want 2 naming docker compose up's failure before starting anything:\n%s", code, out)
+		}
+	})
+
+	// Ten demos hold the ten slots (here the test holds their locks): an
+	// eleventh says so and starts nothing, rather than mix its work with
+	// theirs.
+	t.Run("every slot taken", func(t *testing.T) {
+		pg, _ := testServers()
+		conn, err := pgx.Connect(context.Background(), pg.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		if _, err := conn.Exec(context.Background(), "SELECT pg_advisory_lock(hashtext('gsgen demo orders'), n) FROM generate_series(1, 10) AS n"); err != nil {
+			t.Fatal(err)
+		}
+		out, code := runDemo(t, bin, demoLocal)
+		if code != 2 || !strings.Contains(out, "10 demos of orders are running against this PostgreSQL already") || strings.Contains(out, "started orders") {
+			t.Fatalf("the demo exited %d, want 2 saying every slot is taken, before starting anything:\n%s", code, out)
+		}
+	})
+
 	t.Run("the relay marks events it did not write", func(t *testing.T) {
 		out, code := runDemo(t, bin, demoLocal, lab.Edit{File: "internal/outbox/relay.go",
 			From: `err := r.writer.WriteMessages(ctx, msgs...)`,
@@ -139,8 +170,9 @@ func checkNothingLost(t *testing.T, out string) {
 type demoServers int
 
 const (
-	demoLocal   demoServers = iota // DATABASE_URL and REDIS_ADDR name the test's servers
-	demoCompose                    // both unset, and docker "runs": compose.yaml's servers are the test's
+	demoLocal        demoServers = iota // DATABASE_URL and REDIS_ADDR name the test's servers
+	demoCompose                         // both unset, and docker "runs": compose.yaml's servers are the test's
+	demoComposeFails                    // both unset, docker runs, and compose cannot start the servers
 )
 
 // runDemo runs the demo in a copy of golden/full with edits made, and
@@ -162,7 +194,7 @@ func runDemo(t *testing.T, gsgenDir string, servers demoServers, edits ...lab.Ed
 // docker first on PATH: with demoLocal it says docker is not running (so a
 // docker on this machine is never used); with demoCompose it answers
 // compose's questions with the test's servers and logs its calls in
-// docker.log beside the demo.
+// docker.log beside the demo; with demoComposeFails its compose fails.
 func demoCmd(t *testing.T, gsgenDir string, servers demoServers, edits ...lab.Edit) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "full")
@@ -187,6 +219,9 @@ info | "compose up --detach --wait postgres redis") ;;
 *) echo "unexpected: docker $*" >&2; exit 1 ;;
 esac
 `, filepath.Join(dir, "docker.log"), pg.Host, redis)
+		env = append(env, "DATABASE_URL=", "REDIS_ADDR=")
+	} else if servers == demoComposeFails {
+		fake = "#!/bin/sh\ncase \"$1\" in info) exit 0 ;; esac\necho 'pull access denied for postgres' >&2\nexit 1\n"
 		env = append(env, "DATABASE_URL=", "REDIS_ADDR=")
 	} else {
 		env = append(env, "DATABASE_URL="+pg.String(), "REDIS_ADDR="+redis)

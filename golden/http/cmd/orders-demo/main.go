@@ -283,10 +283,10 @@ func timeline(log string) {
 	}
 }
 
+// fail says why the demo stopped before it could count anything. Always,
+// also when a command it ran failed: its message may hold that command's
+// output (migrate up's), or name it (go build, docker compose up).
 func fail(err error) int {
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) {
-		fmt.Fprintln(os.Stderr, "orders-demo:", err)
-	}
+	fmt.Fprintln(os.Stderr, "orders-demo:", err)
 	return 2
 }

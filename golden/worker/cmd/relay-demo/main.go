@@ -225,9 +225,13 @@ const demoSlots = 10
 // of the loopback docker picks, and says which. Without docker the local
 // servers are used, as the service's README names them.
 func composeServers() error {
-	var wanted []string
-	if os.Getenv("DATABASE_URL") == "" {
-		wanted = append(wanted, "postgres")
+	var wanted []composeServer
+	for _, s := range []composeServer{
+		{"postgres", "5432", "DATABASE_URL", func(addr string) string { return "postgres://postgres:postgres@" + addr + "/postgres?sslmode=disable" }},
+	} {
+		if os.Getenv(s.env) == "" {
+			wanted = append(wanted, s)
+		}
 	}
 	if len(wanted) == 0 {
 		return nil
@@ -236,27 +240,32 @@ func composeServers() error {
 		fmt.Println("docker is not running here: using the local servers")
 		return nil
 	}
-	fmt.Printf("starting %s with docker compose (make down stops them)\n", strings.Join(wanted, " and "))
-	up := exec.Command("docker", append([]string{"compose", "up", "--detach", "--wait"}, wanted...)...)
+	var services []string
+	for _, s := range wanted {
+		services = append(services, s.service)
+	}
+	fmt.Printf("starting %s with docker compose (make down stops them)\n", strings.Join(services, " and "))
+	up := exec.Command("docker", append([]string{"compose", "up", "--detach", "--wait"}, services...)...)
 	up.Stdout, up.Stderr = os.Stdout, os.Stderr
 	if err := up.Run(); err != nil {
 		return fmt.Errorf("docker compose up: %w", err)
 	}
-	for _, name := range wanted {
-		port := map[string]string{"postgres": "5432", "redis": "6379"}[name]
-		out, err := exec.Command("docker", "compose", "port", name, port).Output()
+	for _, s := range wanted {
+		out, err := exec.Command("docker", "compose", "port", s.service, s.port).Output()
 		if err != nil {
-			return fmt.Errorf("docker compose port %s %s: %w", name, port, err)
+			return fmt.Errorf("docker compose port %s %s: %w", s.service, s.port, err)
 		}
-		addr := strings.TrimSpace(string(out))
-		switch name {
-		case "postgres":
-			os.Setenv("DATABASE_URL", "postgres://postgres:postgres@"+addr+"/postgres?sslmode=disable")
-		case "redis":
-			os.Setenv("REDIS_ADDR", addr)
-		}
+		os.Setenv(s.env, s.value(strings.TrimSpace(string(out))))
 	}
 	return nil
+}
+
+// composeServer is a server of compose.yaml the demo may start: its
+// service, its port inside the container, and the variable that points
+// the service at it, with its value from the address docker publishes.
+type composeServer struct {
+	service, port, env string
+	value              func(addr string) string
 }
 
 // window is how much unfinished work the demo keeps on a part: enough that
@@ -418,10 +427,10 @@ func timeline(log string) {
 	}
 }
 
+// fail says why the demo stopped before it could count anything. Always,
+// also when a command it ran failed: its message may hold that command's
+// output (migrate up's), or name it (go build, docker compose up).
 func fail(err error) int {
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) {
-		fmt.Fprintln(os.Stderr, "relay-demo:", err)
-	}
+	fmt.Fprintln(os.Stderr, "relay-demo:", err)
 	return 2
 }
