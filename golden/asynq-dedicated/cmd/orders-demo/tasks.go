@@ -32,7 +32,7 @@ const slotQueue = "demo-slot"
 // claimSlot takes the first free slot: a unique task in the slot's Redis
 // database. Its uniqueness expires after an hour, so a demo that is killed
 // frees its slot then, if not at its end.
-func claimSlot(ctx context.Context) (n int, release func(), err error) {
+func claimSlot(ctx context.Context) (slot int, release func(), err error) {
 	for n := 1; n <= demoSlots; n++ {
 		client := asynq.NewClient(redisOpt(n))
 		info, err := client.EnqueueContext(ctx, asynq.NewTask("demo-slot", nil), asynq.Queue(slotQueue), asynq.Unique(time.Hour), asynq.ProcessIn(time.Hour))

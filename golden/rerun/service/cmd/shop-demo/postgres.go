@@ -34,7 +34,7 @@ func databaseURL() string {
 // claimSlot takes the first free slot: a session advisory lock, held by a
 // connection of its own until release. The server drops the lock when the
 // connection ends, so a demo that is killed frees its slot too.
-func claimSlot(ctx context.Context) (n int, release func(), err error) {
+func claimSlot(ctx context.Context) (slot int, release func(), err error) {
 	conn, err := pgx.Connect(ctx, databaseURL())
 	if err != nil {
 		return 0, nil, fmt.Errorf("PostgreSQL (DATABASE_URL, %s): %w; start it, or set DATABASE_URL", redacted(databaseURL()), err)
