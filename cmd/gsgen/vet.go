@@ -8,7 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/vet"
 	"github.com/gsgen-dev/gsgen/vet/check"
+	"github.com/gsgen-dev/gsgen/vet/report"
 )
 
 // findingsError is gsgen vet's result when it found something: exit 1.
@@ -23,6 +26,7 @@ func (e findingsError) Error() string {
 
 func newVetCmd(e *env) *cobra.Command {
 	var opts check.Options
+	var format string
 	cmd := &cobra.Command{
 		Use:   "vet [packages]",
 		Short: "Check a Go service against the shutdown and Run-loop rules",
@@ -33,7 +37,9 @@ contexts for Shutdown and transactions, bounded HTTP servers, acknowledged
 and batched Kafka writes. With --manifests, also the grace period and preStop
 sleep of the Kubernetes manifests against the durations the code sets.
 
-Findings print as file:line:col: message [rule]. Silence one with a comment
+Findings print as file:line:col: message [rule]; --format json prints them
+for scripts and --format sarif as SARIF 2.1.0 for code scanning, with the
+same text. Silence one with a comment
 //gsgen:ignore RULE REASON on the line before it or at its end (# gsgen:ignore
 in YAML); the reason is required.
 
@@ -44,19 +50,26 @@ go vet -vettool=$(which gsgen-vet) ./...`,
 		Example: `  gsgen vet                                   # ./... of the module here
   gsgen vet ./cmd/... ./internal/outbox
   gsgen vet --dir ./orders --manifests ./orders/deploy/k8s
-  gsgen vet --tests ./...`,
+  gsgen vet --tests ./...
+  gsgen vet --manifests deploy/k8s --format sarif > gsgen-vet.sarif`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			out, ok := report.ParseFormat(format)
+			if !ok {
+				return &generator.InputError{Field: "--format", Msg: generator.Quote(format) + " is not a format", Fix: "use one of " + formatNames()}
+			}
 			opts.Patterns = args
 			findings, err := check.Run(opts)
 			if err != nil {
 				return err
 			}
 			wd, _ := os.Getwd()
-			for _, f := range findings {
+			for i, f := range findings {
 				if rel, err := filepath.Rel(wd, f.Pos.Filename); err == nil && !strings.HasPrefix(rel, "..") {
-					f.Pos.Filename = rel
+					findings[i].Pos.Filename = rel
 				}
-				fmt.Fprintln(e.stdout, f)
+			}
+			if err := report.Write(e.stdout, out, findings, vet.Rules()); err != nil {
+				return err
 			}
 			if len(findings) > 0 {
 				return findingsError{len(findings)}
@@ -67,5 +80,15 @@ go vet -vettool=$(which gsgen-vet) ./...`,
 	cmd.Flags().StringVar(&opts.Dir, "dir", "", "load the packages of the module in `DIR` (the patterns are relative to it)")
 	cmd.Flags().StringVar(&opts.Manifests, "manifests", "", "also check the Kubernetes manifests under `DIR` (e.g. deploy/k8s; relative to the current directory) against the ladder")
 	cmd.Flags().BoolVar(&opts.Tests, "tests", false, "check the packages' _test.go files too")
+	cmd.Flags().StringVar(&format, "format", string(report.Text), "print the findings as `FORMAT`: "+formatNames()+" (SARIF 2.1.0, for code scanning)")
 	return cmd
+}
+
+// formatNames lists the formats of --format: "text, json or sarif".
+func formatNames() string {
+	names := make([]string, len(report.Formats))
+	for i, f := range report.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
