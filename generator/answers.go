@@ -23,6 +23,12 @@ type Answers struct {
 	// Tracing gives the service OpenTelemetry tracing: an OTLP exporter set
 	// by the OTEL_* variables, spans across HTTP, the outbox, Kafka and asynq.
 	Tracing bool `yaml:"tracing,omitempty"`
+	// CI is the service's CI: github for a GitHub Actions workflow that
+	// gsgen owns (.github/workflows/ci.yml), none for no workflow. Unset
+	// means github, for a new service and for the gsgen.yaml of an older
+	// gsgen alike; regen turns it to none when the workflow was deleted or
+	// one of the user's is in its place.
+	CI string `yaml:"ci,omitempty"`
 }
 
 // OutboxAnswers configures the outbox relay.
@@ -164,6 +170,7 @@ func (a Answers) WithDefaults() Answers {
 	if a.HTTP.Port == 0 {
 		a.HTTP.Port = DefaultHTTPPort
 	}
+	setDefault(&a.CI, CIGitHub)
 	a.Consumers = append([]ConsumerAnswers(nil), a.Consumers...) // do not write through to the caller's slices
 	a.Cleaners = append([]CleanerAnswers(nil), a.Cleaners...)
 	a.Workers = append([]WorkerAnswers(nil), a.Workers...)

@@ -63,8 +63,9 @@ type Model struct {
 	// WorkerAdminPort is the dedicated worker's admin port when it runs beside
 	// the service on one machine (make run-worker); in its own pod it uses AdminPort.
 	WorkerAdminPort int
-	Pool            PoolSize // DATABASE_MAX_CONNS: what the parts sharing the pool need
-	Deploy          Deploy   // the numbers of deploy/k8s and compose.yaml
+	Pool            PoolSize    // DATABASE_MAX_CONNS: what the parts sharing the pool need
+	Deploy          Deploy      // the numbers of deploy/k8s and compose.yaml
+	CI              *CIWorkflow // .github/workflows/ci.yml; nil with ci: none
 
 	// Component settings; nil or empty when the component is off.
 	Relay      *Relay
@@ -186,6 +187,9 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 		return nil, err
 	}
 	if err := m.checkDerivedNames(); err != nil {
+		return nil, err
+	}
+	if m.CI, err = m.ciWorkflow(a.CI); err != nil {
 		return nil, err
 	}
 	a.Components = componentNames(comps)

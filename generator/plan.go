@@ -99,6 +99,7 @@ func (m *Model) templateDirs() []templateDir {
 		on  bool
 	}{
 		{"base", true},
+		{"ci", m.CI != nil},
 		{"postgres", m.UsesPostgres},
 		{"kafka-client", m.UsesKafka},
 		{"asynq-dedicated", m.AsynqWorker},

@@ -25,11 +25,20 @@ func (e *HandEditError) Unwrap() error { return &e.InputError }
 //   - files the user owns are created when new, never touched when present,
 //     not brought back when the user deleted them, and left in place when
 //     their component is removed;
-//   - go.mod and go.sum are merged, keeping the user's own requirements.
+//   - go.mod and go.sum are merged, keeping the user's own requirements;
+//   - the CI workflow is left out when the user deleted it or has one of
+//     their own (keepWorkflowChoice), and gsgen.yaml records ci: none.
 func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
+	a, ciNote, err := s.keepWorkflowChoice(a)
+	if err != nil {
+		return nil, nil, err
+	}
 	m, files, err := GenerateWith(a, s.UserSQL)
 	if err != nil {
 		return nil, nil, err
+	}
+	if ciNote != "" {
+		m.warnings = append(m.warnings, ciNote)
 	}
 	// What gsgen wrote last time, if the current gsgen still renders it the
 	// same: then the diff of a hand edit shows exactly the edit.

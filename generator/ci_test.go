@@ -1,0 +1,204 @@
+package generator
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// regen runs gsgen regen on dir as the CLI does: the answers of its
+// gsgen.yaml, defaults applied, then the changes written.
+func regen(t *testing.T, dir string) *Model {
+	t.Helper()
+	d, err := OpenServiceDir(dir, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	svc, err := d.ReadService()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, cs, err := svc.Regenerate(svc.Answers.WithDefaults(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Apply(cs); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func readAnswersOf(t *testing.T, dir string) Answers {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, AnswersFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ParseAnswersFile(AnswersFile, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func ciNotes(m *Model) []string {
+	var out []string
+	for _, w := range m.Warnings() {
+		if strings.HasPrefix(w, CIWorkflowPath) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func fileThere(t *testing.T, path string) bool {
+	t.Helper()
+	_, err := os.Stat(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+// A new service gets the workflow, and gsgen.yaml says ci: github.
+func TestNewServiceHasCI(t *testing.T) {
+	dir := writeService(t, Answers{Name: "shop"})
+	if !fileThere(t, filepath.Join(dir, CIWorkflowPath)) {
+		t.Fatalf("%s not written", CIWorkflowPath)
+	}
+	if ci := readAnswersOf(t, dir).CI; ci != CIGitHub {
+		t.Errorf("gsgen.yaml says ci: %q, want github", ci)
+	}
+}
+
+// A workflow the user deleted is not given back: regen says so and records
+// ci: none, and the next regen leaves it out without a word. ci: github
+// brings it back.
+func TestRegenRespectsADeletedWorkflow(t *testing.T) {
+	dir := writeService(t, Answers{Name: "shop", Components: []string{"http", "outbox"}})
+	wf := filepath.Join(dir, CIWorkflowPath)
+	if err := os.Remove(wf); err != nil {
+		t.Fatal(err)
+	}
+	notes := ciNotes(regen(t, dir))
+	if fileThere(t, wf) {
+		t.Fatal("regen brought the deleted workflow back")
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "deleted since gsgen wrote it") || !strings.Contains(notes[0], "ci: none") || !strings.Contains(notes[0], "set ci: github") {
+		t.Errorf("notes %q, want one saying it was deleted, ci: none now, and how to have it back", notes)
+	}
+	if ci := readAnswersOf(t, dir).CI; ci != CINone {
+		t.Errorf("gsgen.yaml says ci: %q after the deletion, want none", ci)
+	}
+	if notes := ciNotes(regen(t, dir)); len(notes) != 0 || fileThere(t, wf) {
+		t.Errorf("second regen: notes %q, workflow there: %v; want neither", notes, fileThere(t, wf))
+	}
+
+	a := readAnswersOf(t, dir)
+	a.CI = CIGitHub
+	data, err := MarshalAnswersFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, AnswersFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regen(t, dir)
+	if !fileThere(t, wf) {
+		t.Error("ci: github did not bring the workflow back")
+	}
+}
+
+// The gsgen.yaml of an older gsgen has no ci: key. Regen takes it as
+// github and adds the workflow, unless a workflow gsgen did not write is
+// in its place: that one is the user's, kept byte for byte, and ci: none
+// recorded.
+func TestRegenOfAnOlderService(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		dir := writeService(t, Answers{Name: "shop"})
+		wf := filepath.Join(dir, CIWorkflowPath)
+		if err := os.Remove(wf); err != nil {
+			t.Fatal(err)
+		}
+		// What an older gsgen left: no ci: key, no workflow in gsgen.lock.
+		yaml, _ := os.ReadFile(filepath.Join(dir, AnswersFile))
+		older := strings.Replace(string(yaml), "ci: github\n", "", 1)
+		if older == string(yaml) {
+			t.Fatalf("gsgen.yaml has no ci: github line:\n%s", yaml)
+		}
+		lock, _ := os.ReadFile(filepath.Join(dir, LockFile))
+		var kept []string
+		for _, l := range strings.Split(string(lock), "\n") {
+			if !strings.HasSuffix(l, "  "+CIWorkflowPath) {
+				kept = append(kept, l)
+			}
+		}
+		mine := "name: our own ci\non: push\njobs: {}\n"
+		for path, content := range map[string]string{AnswersFile: older, LockFile: strings.Join(kept, "\n")} {
+			if err := os.WriteFile(filepath.Join(dir, path), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if own {
+			if err := os.WriteFile(wf, []byte(mine), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		notes := ciNotes(regen(t, dir))
+		got, err := os.ReadFile(wf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ci := readAnswersOf(t, dir).CI
+		switch {
+		case !own && (ci != CIGitHub || !strings.Contains(string(got), GeneratedMarker) || len(notes) != 0):
+			t.Errorf("without a workflow: ci: %q, notes %q, workflow:\n%s\nwant gsgen's workflow and ci: github", ci, notes, got)
+		case own && (ci != CINone || string(got) != mine || len(notes) != 1 || !strings.Contains(notes[0], "gsgen did not write it")):
+			t.Errorf("with the user's workflow: ci: %q, notes %q, workflow:\n%s\nwant theirs kept, ci: none and a note", ci, notes, got)
+		}
+	}
+}
+
+// ci: none writes no workflow; any other word is refused, naming the key.
+func TestCIAnswer(t *testing.T) {
+	_, files, err := Generate(Answers{Name: "shop", CI: CINone}.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, ".github/") {
+			t.Errorf("ci: none wrote %s", f.Path)
+		}
+	}
+	_, _, err = Generate(Answers{Name: "shop", CI: "gitlab"}.WithDefaults())
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Field != "ci" || !strings.Contains(err.Error(), `"gitlab"`) || !strings.Contains(err.Error(), "github") {
+		t.Errorf("ci: gitlab gave %v, want an InputError on ci naming the choices", err)
+	}
+	a, err := ParseAnswersFile("gsgen.yaml", []byte("name: shop\nci: [github]\n"))
+	if err == nil {
+		t.Errorf("ci: [github] parsed as %q", a.CI)
+	}
+}
+
+// The workflow pins the gsgen release that wrote it.
+func TestWorkflowPinsTheRelease(t *testing.T) {
+	defer func(v string) { gsgenVersion = v }(gsgenVersion)
+	gsgenVersion = "v1.4.2"
+	_, files, err := Generate(Answers{Name: "shop"}.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Path == CIWorkflowPath {
+			if n := strings.Count(string(f.Content), "go run github.com/gsgen-dev/gsgen/cmd/gsgen@v1.4.2 vet"); n != 2 {
+				t.Errorf("the workflow runs gsgen@v1.4.2 %d times, want 2 (text and SARIF):\n%s", n, f.Content)
+			}
+			return
+		}
+	}
+	t.Fatal("no workflow generated")
+}
