@@ -22,6 +22,7 @@ type answerFlags struct {
 	port       int
 	consumers  []string // NAME or NAME:TOPIC
 	tracing    bool
+	ci         string
 	settings   *settingFlags
 }
 
@@ -54,6 +55,7 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	// example code you own, written once; to trace an existing service, set
 	// tracing: true in its gsgen.yaml and run gsgen regen.
 	fs.BoolVar(&f.tracing, "tracing", false, "OpenTelemetry tracing: OTLP exporter set by OTEL_* variables; one trace from HTTP through the outbox and Kafka to the consumer, and into asynq tasks")
+	fs.StringVar(&f.ci, "ci", generator.CIGitHub, "the service's CI: github (a GitHub Actions workflow gsgen owns, "+generator.CIWorkflowPath+") or none (CI of your own)")
 	f.settings = addSettingFlags(cmd)
 	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return generator.ComponentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
@@ -151,6 +153,9 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 	}
 	if fs.Changed("tracing") {
 		a.Tracing = f.tracing
+	}
+	if fs.Changed("ci") {
+		a.CI = f.ci
 	}
 	for _, t := range generator.TimeoutFields {
 		given(t.Flag)

@@ -177,6 +177,7 @@ func equivalentCommand(dir string, m *generator.Model) string {
 	flag("module", a.Module != d.Module, a.Module)
 	flag("components", strings.Join(a.Components, ",") != generator.DefaultComponents, strings.Join(a.Components, ","))
 	flag("http-port", a.HTTP.Port != d.HTTP.Port, a.HTTP.Port)
+	flag("ci", a.CI != d.CI, a.CI)
 	for _, t := range generator.TimeoutFields {
 		v := *t.Of(&a.Timeouts)
 		flag(t.Flag, v != *t.Of(&d.Timeouts), v)
