@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,5 +76,47 @@ func TestVetFormatRefused(t *testing.T) {
 	code, stdout, stderr := gsgen(t, "vet", "--dir", "testdata/vet/broken", "--format", "xml")
 	if code != exitBadInput || stdout != "" || !strings.Contains(stderr, `--format: "xml" is not a format`) || !strings.Contains(stderr, "text, json or sarif") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d naming --format and the formats", code, stdout, stderr, exitBadInput)
+	}
+}
+
+// In SARIF as in text, //gsgen:ignore with a reason silences its finding,
+// and one without a reason silences nothing and is a result of its own.
+func TestVetSARIFHonoursIgnore(t *testing.T) {
+	results := func(dir string) []reporttest.Result {
+		t.Helper()
+		code, out, stderr := gsgen(t, "vet", "--dir", dir, "--format", "sarif")
+		if code != exitFindings {
+			t.Fatalf("exit %d, want %d:\n%s", code, exitFindings, stderr)
+		}
+		return reporttest.SARIF(t, []byte(out))
+	}
+	onLine15 := func(rs []reporttest.Result) []string {
+		var out []string
+		for _, r := range rs {
+			if r.Line == 15 {
+				out = append(out, r.RuleID)
+			}
+		}
+		return out
+	}
+	if got := onLine15(results("testdata/vet/broken")); len(got) != 0 {
+		t.Errorf("results on line 15, which //gsgen:ignore with a reason silences: %v", got)
+	}
+
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/vet/broken")); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noReason := strings.Replace(string(src), "//gsgen:ignore httpserver local pprof listener, no client reaches it", "//gsgen:ignore httpserver", 1)
+	if noReason == string(src) {
+		t.Fatal("testdata/vet/broken/main.go no longer has the directive this test edits")
+	}
+	writeFile(t, filepath.Join(dir, "main.go"), noReason)
+	if got := onLine15(results(dir)); strings.Join(got, " ") != "httpserver ignore" {
+		t.Errorf("results on line 15 without the reason: %v, want the finding (httpserver) and the directive's (ignore)", got)
 	}
 }
