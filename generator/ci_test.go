@@ -202,3 +202,55 @@ func TestWorkflowPinsTheRelease(t *testing.T) {
 	}
 	t.Fatal("no workflow generated")
 }
+
+// ci: none set by hand removes gsgen's workflow, as removing a component
+// removes its files, but leaves one edited by hand: the edits make it the
+// user's. With ci: github an edited workflow stops regen with the diff, and
+// the message says how to keep it.
+func TestCINoneRemovesGsgensWorkflow(t *testing.T) {
+	for _, edited := range []bool{false, true} {
+		dir := writeService(t, Answers{Name: "shop"})
+		wf := filepath.Join(dir, CIWorkflowPath)
+		ours := "name: ours now\n"
+		if edited {
+			if err := os.WriteFile(wf, []byte(ours), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d, err := OpenServiceDir(dir, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc, err := d.ReadService()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = svc.Regenerate(svc.Answers.WithDefaults(), false)
+		var he *HandEditError
+		if edited && (!errors.As(err, &he) || !strings.Contains(err.Error(), "set ci: none")) {
+			t.Errorf("ci: github, the workflow edited: %v, want a hand-edit error saying ci: none keeps it", err)
+		}
+		a := svc.Answers.WithDefaults()
+		a.CI = CINone
+		_, cs, err := svc.Regenerate(a, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Apply(cs); err != nil {
+			t.Fatal(err)
+		}
+		d.Close()
+		got, err := os.ReadFile(wf)
+		switch {
+		case !edited && err == nil:
+			t.Error("ci: none left gsgen's workflow in place")
+		case edited && string(got) != ours:
+			t.Errorf("ci: none with the workflow edited: %q (%v), want the user's kept", got, err)
+		}
+		if edited {
+			if notes := ciNotes(regen(t, dir)); len(notes) != 0 || !fileThere(t, wf) {
+				t.Errorf("the next regen: notes %q; want none, and the user's workflow kept", notes)
+			}
+		}
+	}
+}

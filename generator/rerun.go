@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -113,6 +114,10 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		switch {
 		case s.Lock[p].Owner == OwnedByUser:
 			c.Action = Leave
+		case p == CIWorkflowPath && Hash(onDisk) != s.Lock[p].Hash:
+			// ci: none with a workflow edited by hand: the edits make it the
+			// user's CI, which ci: none leaves alone.
+			c.Action = Leave
 		default:
 			c.Action = Delete
 			if Hash(onDisk) != s.Lock[p].Hash {
@@ -123,10 +128,14 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		changes = append(changes, c)
 	}
 	if len(edited) > 0 && !force {
+		fix := "move the change into a file you own (gsgen never overwrites those), or pass --force to overwrite it"
+		if slices.Contains(edited, CIWorkflowPath) {
+			fix += "; to keep your " + CIWorkflowPath + ", set ci: none in gsgen.yaml"
+		}
 		return nil, nil, &HandEditError{
 			InputError: InputError{Field: listShort(edited, 8),
 				Msg: fmt.Sprintf("edited by hand since gsgen wrote %s", map[bool]string{true: "it", false: "them"}[len(edited) == 1]),
-				Fix: "move the change into a file you own (gsgen never overwrites those), or pass --force to overwrite it"},
+				Fix: fix},
 			Paths: edited,
 			Diffs: diffs.String(),
 		}
