@@ -43,8 +43,9 @@ func (t *Timeline) Text(cols int) string {
 // fold is s on lines of at most cols columns, the later ones indented.
 func fold(s string, cols int) string { return generator.Wrap(s, cols, "", "  ") }
 
-// axisWidth is how many columns the time axis takes when there is room.
-const axisWidth = 60
+// axisWidth is how many columns the time axis takes when there is room;
+// the notes go below the chart rather than squeeze it under inlineWidth.
+const axisWidth, inlineWidth = 60, 40
 
 // chart draws the rows in view v, with the notes aligned in columns: beside
 // the bars when they fit in cols, else in a table below.
@@ -73,7 +74,7 @@ func (t *Timeline) chart(v View, cols int) string {
 	for i := range c.Rows {
 		c.Rows[i].Note = aligned[i+1]
 	}
-	if fit, ok := c.Fit(cols); ok {
+	if fit, ok := c.Fit(cols); ok && fit.Width >= inlineWidth {
 		return trimLines(fit.String())
 	}
 	// No room for the notes beside the bars: the bars alone, then the notes
