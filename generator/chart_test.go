@@ -14,6 +14,8 @@ func TestChartRows(t *testing.T) {
 		{Name: "over", Bars: []Bar{{0, 5 * time.Second, '.'}, {0, 2 * time.Second, '#'}}, Note: "n"},
 		{Name: "mark0", At: 0, Note: "n"},
 		{Name: "mark", At: 5 * time.Second, Note: "n"},
+		{Name: "after", Bars: []Bar{{5 * time.Second, 7 * time.Second, '#'}}, Note: "n"},
+		{Name: "end", At: 10 * time.Second, Note: "n"},
 	}}
 	want := `       0s     10s
 late  |         #| n
@@ -21,11 +23,15 @@ tiny  |#         | n
 early |##        | n
 over  |##...     | n
 mark0 |^           n
-mark  |    ^       n
+mark  |     ^      n
+after |     ##   | n
+end   |         ^  n
 `
 	if got := c.String(); got != want {
 		t.Errorf("chart:\n%s\nwant:\n%s", got, want)
 	}
+	// A moment sits in the column of the bar that starts then (SIGTERM
+	// above the drains); one at the axis' end under its last column.
 	// Notes start in one column, whatever the row: callers align them with a tabwriter.
 	for _, line := range strings.Split(strings.TrimSpace(want), "\n")[1:] {
 		if strings.LastIndex(line, "n") != len("late  |         #| ") {

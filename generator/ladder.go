@@ -3,7 +3,6 @@ package generator
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 )
 
@@ -240,15 +239,17 @@ func (l Ladder) Phases() []Phase {
 }
 
 // Table is the budget as an aligned text table.
-func (l Ladder) Table() string {
-	var b strings.Builder
-	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "STEP\tBUDGET\tFROM\tTO\tANSWER\tWHAT")
+func (l Ladder) Table() string { return l.TableFit(0) }
+
+// TableFit is Table laid out for cols terminal columns (0: no limit).
+func (l Ladder) TableFit(cols int) string {
+	t := TextTable{Header: []string{"STEP", "BUDGET", "FROM", "TO", "ANSWER", "WHAT"}}
 	for _, p := range l.Phases() {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, Seconds(p.End-p.Start), Seconds(p.Start), Seconds(p.End), p.Key, p.Note)
+		t.Rows = append(t.Rows, []string{p.Name, Seconds(p.End - p.Start), Seconds(p.Start), Seconds(p.End), p.Key, p.Note})
 	}
-	fmt.Fprintf(w, "grace\t%s\t0s\t%s\tgrace\tSIGKILL (terminationGracePeriodSeconds)\n", Seconds(l.Grace), Seconds(l.Grace))
-	w.Flush()
+	t.Rows = append(t.Rows, []string{"grace", Seconds(l.Grace), "0s", Seconds(l.Grace), "grace", "SIGKILL (terminationGracePeriodSeconds)"})
+	var b strings.Builder
+	b.WriteString(t.String(cols))
 	if l.Slack() >= 0 {
 		fmt.Fprintf(&b, "worst case %s of %s grace: %s to spare\n", Seconds(l.Worst()), Seconds(l.Grace), Seconds(l.Slack()))
 	} else {
@@ -275,7 +276,11 @@ func (l Ladder) MarkdownTable() string {
 // Timeline draws the phases as bars on one time axis, width columns wide.
 // The axis runs to the grace period, or to the worst case when that is
 // longer, so a broken ladder shows how far past SIGKILL it reaches.
-func (l Ladder) Timeline(width int) string {
+func (l Ladder) Timeline(width int) string { return l.TimelineFit(width, 0) }
+
+// TimelineFit is Timeline at most width columns wide, narrower when that
+// is what fits in cols terminal columns (0: no limit).
+func (l Ladder) TimelineFit(width, cols int) string {
 	c := Chart{End: max(l.Grace, l.Worst()), Width: width}
 	for _, p := range l.Phases() {
 		fill := byte('#')
@@ -285,6 +290,7 @@ func (l Ladder) Timeline(width int) string {
 		c.Rows = append(c.Rows, ChartRow{Name: p.Name, Bars: []Bar{{p.Start, p.End, fill}}, Note: Seconds(p.Start) + "-" + Seconds(p.End)})
 	}
 	c.Rows = append(c.Rows, ChartRow{Name: "SIGKILL", At: l.Grace, Note: "at " + Seconds(l.Grace)})
+	c, _ = c.Fit(cols)
 	return c.String()
 }
 

@@ -216,7 +216,7 @@ those pods are repeated by the next pod.`,
 		Hints: []string{
 			"Exit code 137 is SIGKILL. When does Kubernetes send it?",
 			"Add up preStop, the longest drain, the close budget and the margin, and compare with deploy/k8s/deployment.yaml.",
-			"terminationGracePeriodSeconds (counted from the start of preStop) must be at least preStop + max drain + close + margin: 60s here.",
+			"terminationGracePeriodSeconds (counted from the start of preStop) must be at least preStop + max drain + close + margin, 41s here; and the ConfigMap's TERMINATION_GRACE_PERIOD, which the service checks its shutdown against, must say the same (gsgen.yaml's grace is 60s).",
 		},
 		Edits: []Edit{{File: deployment,
 			From: "      # SIGKILL comes this long after preStop starts (grace): preStop 10s +\n      # HTTP drain 25s + close 1s + margin 5s = 41s fit inside.\n      terminationGracePeriodSeconds: 60\n",

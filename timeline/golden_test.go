@@ -23,7 +23,7 @@ func TestGolden(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(log), ".log")
 		t.Run(name, func(t *testing.T) {
 			tl := draw(t, log)
-			golden(t, "testdata/"+name+".txt", []byte(tl.Text(60)))
+			golden(t, "testdata/"+name+".txt", []byte(tl.Text(0)))
 			golden(t, "testdata/"+name+".svg", []byte(tl.SVG()))
 		})
 	}

@@ -163,7 +163,9 @@ func (t *Timeline) strip(b *strings.Builder, v View, zoomed bool) {
 	if zoomed {
 		fmt.Fprintf(b, `<rect class="window" x="%s" y="%s" width="%s" height="%s"/>`+"\n", num(x(v.From)), num(stripY-4), num(max(6, x(v.To)-x(v.From))), num(h+8))
 	}
-	anchor(b, noteX, stripY+h*0.7, "sub", "start", short(t.ended-t.SIGTERM)+" after SIGTERM")
+	// Said as the shutdown's end: beside the SIGKILL line, a bare "134ms
+	// after SIGTERM" read as the time SIGKILL came.
+	anchor(b, noteX, stripY+h*0.7, "sub", "start", "shutdown ended "+short(t.ended-t.SIGTERM)+" after SIGTERM")
 }
 
 // svgRow draws one row: a name, its bars or its moment, and its note.

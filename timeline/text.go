@@ -3,7 +3,6 @@ package timeline
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
@@ -19,33 +18,46 @@ const (
 	fillPlanned = '=' // preStop: the budget, not a measurement
 )
 
-const legend = "# took  . budget left  ! over budget  x failed  > had not ended  = preStop (its budget: not logged)  ^ a moment"
+// legend says what the fills mean, one entry each.
+var legend = []string{"# took", ". budget left", "! over budget", "x failed", "> had not ended", "= preStop (its budget: not logged)", "^ a moment"}
 
-// Text draws the timeline in the style of gsgen plan's, width columns wide,
-// with each row's start (since SIGTERM), duration, budget and what happened
-// on the right; then, for a short shutdown, the same rows zoomed in; then the
-// summary.
-func (t *Timeline) Text(width int) string {
+// Text draws the timeline in the style of gsgen plan's, for cols terminal
+// columns (0: no limit), with each row's start (since SIGTERM), duration,
+// budget and what happened on the right; then, for a short shutdown, the
+// same rows zoomed in; then the summary. The axis is 60 columns, narrower
+// when that is what fits; when even the narrowest leaves no room for the
+// notes, they follow the chart as a table. Nothing is wider than cols.
+func (t *Timeline) Text(cols int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\nTimeline (%s)\n\n%s", t.Title, t.Axis, t.chart(t.Full(), width))
+	fmt.Fprintf(&b, "%s\n%s\n%s", fold(t.Title, cols), fold("Timeline ("+t.Axis+")", cols), t.chart(t.Full(), cols))
 	if z, ok := t.Zoom(); ok {
-		fmt.Fprintf(&b, "\nZoomed in: the first %s after SIGTERM\n\n%s", short(z.To-z.From), t.chart(z, width))
+		fmt.Fprintf(&b, "\n%s\n%s", fold("Zoomed in: the first "+short(z.To-z.From)+" after SIGTERM", cols), t.chart(z, cols))
 	}
-	fmt.Fprintf(&b, "\n%s\n\n", legend)
+	fmt.Fprintf(&b, "\n%s\n\n", generator.Pack(legend, "  ", cols, ""))
 	for _, s := range append(t.Outcome, t.Findings...) {
-		fmt.Fprintln(&b, s)
+		b.WriteString(fold(s, cols))
 	}
 	return b.String()
 }
 
-// chart draws the rows in view v, with the notes aligned in columns.
-func (t *Timeline) chart(v View, width int) string {
-	c := generator.Chart{End: v.To - v.From, Width: width, Header: "START\tTOOK\tBUDGET\tWHAT"}
+// fold is s on lines of at most cols columns, the later ones indented.
+func fold(s string, cols int) string { return generator.Wrap(s, cols, "", "  ") }
+
+// axisWidth is how many columns the time axis takes when there is room;
+// the notes go below the chart rather than squeeze it under inlineWidth.
+const axisWidth, inlineWidth = 60, 40
+
+// chart draws the rows in view v, with the notes aligned in columns: beside
+// the bars when they fit in cols, else in a table below.
+func (t *Timeline) chart(v View, cols int) string {
+	notes := generator.TextTable{Header: []string{"START", "TOOK", "BUDGET", "WHAT"}}
+	c := generator.Chart{End: v.To - v.From, Width: axisWidth}
 	for _, r := range t.visible(v) {
-		row := generator.ChartRow{Name: r.Name, Note: t.note(r)}
+		row := generator.ChartRow{Name: r.Name}
 		if r.Part {
 			row.Name = "  " + r.Name
 		}
+		notes.Rows = append(notes.Rows, t.note(r))
 		from, to := r.From-v.From, r.To-v.From
 		switch r.Kind {
 		case Mark:
@@ -57,16 +69,33 @@ func (t *Timeline) chart(v View, width int) string {
 		}
 		c.Rows = append(c.Rows, row)
 	}
-	var b strings.Builder
-	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprint(w, c.String())
-	w.Flush()
-	// The last column is ragged: no spaces after it.
-	lines := strings.SplitAfter(b.String(), "\n")
-	for i, l := range lines {
+	aligned := strings.Split(strings.TrimSuffix(notes.String(0), "\n"), "\n")
+	c.Header = aligned[0]
+	for i := range c.Rows {
+		c.Rows[i].Note = aligned[i+1]
+	}
+	if fit, ok := c.Fit(cols); ok && fit.Width >= inlineWidth {
+		return trimLines(fit.String())
+	}
+	// No room for the notes beside the bars: the bars alone, then the notes
+	// with each row's name.
+	c.Header = ""
+	below := generator.TextTable{Header: append([]string{"ROW"}, notes.Header...)}
+	for i := range c.Rows {
+		c.Rows[i].Note = ""
+		below.Rows = append(below.Rows, append([]string{c.Rows[i].Name}, notes.Rows[i]...))
+	}
+	c, _ = c.Fit(cols)
+	return trimLines(c.String()) + "\n" + below.String(cols)
+}
+
+// trimLines cuts the spaces at the end of each line: the last column is ragged.
+func trimLines(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines[:len(lines)-1] {
 		lines[i] = strings.TrimRight(l, " \n") + "\n"
 	}
-	return strings.Join(lines[:len(lines)-1], "")
+	return strings.Join(lines, "")
 }
 
 // bars draws a measured row: its budget, what it took over it, the overrun.
@@ -92,7 +121,7 @@ func bars(r Row, origin time.Duration) []generator.Bar {
 }
 
 // note is a row's columns right of its bar: START, TOOK, BUDGET, WHAT.
-func (t *Timeline) note(r Row) string {
+func (t *Timeline) note(r Row) []string {
 	start := signed(r.From - t.SIGTERM)
 	var took, budget string
 	if r.Kind != Mark {
@@ -113,7 +142,7 @@ func (t *Timeline) note(r Row) string {
 	if r.Err != "" {
 		what = join(what, "ERROR "+r.Err)
 	}
-	return strings.Join([]string{start, took, budget, what}, "\t")
+	return []string{start, took, budget, what}
 }
 
 func join(a, b string) string {

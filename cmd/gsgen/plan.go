@@ -3,15 +3,19 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/screen"
 	"github.com/gsgen-dev/gsgen/generator"
 )
 
 func newPlanCmd(e *env) *cobra.Command {
 	var flags *answerFlags
+	var colour string
 	cmd := &cobra.Command{
 		Use:   "plan [DIR]",
 		Short: "Check the timeout ladder and print the shutdown budget",
@@ -27,6 +31,13 @@ collide and a value that would fit.`,
   gsgen plan -f gsgen.yaml --grace 45s`,
 		Args: argsBetween(0, 1, "at most one DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			scr, err := screen.New(e.stdout, colour, os.Getenv)
+			if err != nil {
+				return usageError{err}
+			}
+			// The picture is laid out whole, then coloured and printed.
+			var out strings.Builder
+			defer func() { io.WriteString(e.stdout, scr.Colour(out.String())) }()
 			dir := ""
 			if len(args) == 1 {
 				if flags.fromFile(cmd.Flags()) {
@@ -39,7 +50,6 @@ collide and a value that would fit.`,
 				}
 			}
 			var m *generator.Model
-			var err error
 			if dir != "" {
 				m, err = serviceModel(dir, func(a generator.Answers) (generator.Answers, error) {
 					a, _, err := flags.over(cmd.Flags(), a)
@@ -58,26 +68,34 @@ collide and a value that would fit.`,
 			var broken *generator.LadderError
 			switch {
 			case errors.As(err, &broken):
-				printBudget(e, broken.Ladder)
-				fmt.Fprintln(e.stdout, "\nladder: BROKEN")
+				printBudget(&out, broken.Ladder, scr.Cols)
+				fmt.Fprintln(&out, "\nladder: BROKEN")
 				return err
 			case err != nil:
 				return err
 			}
-			printBudget(e, m.Ladder)
+			printBudget(&out, m.Ladder, scr.Cols)
 			if w := m.Deploy.Worker; w != nil {
-				fmt.Fprintf(e.stdout, "\nThe asynq worker, cmd/%s: its own pod, no preStop, its own grace period\n\n%s", w.Name, w.Ladder.Table())
+				fmt.Fprintf(&out, "\n%s\n%s", generator.Wrap("The asynq worker, cmd/"+w.Name+": its own pod, no preStop, its own grace period", scr.Cols, "", "  "), w.Ladder.TableFit(scr.Cols))
 			}
 			if m.Pool.Default > 0 {
-				fmt.Fprintf(e.stdout, "\nPostgreSQL pool (DATABASE_MAX_CONNS): %d by default, at least %d\n  %s\n", m.Pool.Default, m.Pool.Min, m.Pool)
+				// The sum breaks between its terms, never inside one.
+				sum := generator.Pack(strings.Split(m.Pool.String(), " + "), " + ", scr.Cols, "    ")
+				fmt.Fprintf(&out, "\n%s  %s\n", generator.Wrap(fmt.Sprintf("PostgreSQL pool (DATABASE_MAX_CONNS): %d by default, at least %d", m.Pool.Default, m.Pool.Min), scr.Cols, "", "  "), sum)
 			}
 			printWarnings(e, m)
-			fmt.Fprintln(e.stdout, "\nladder: ok")
+			fmt.Fprintln(&out, "\nladder: ok")
 			return nil
 		},
 	}
 	flags = addAnswerFlags(cmd)
+	addColourFlag(cmd, &colour)
 	return cmd
+}
+
+// addColourFlag gives a command that prints pictures its --color flag.
+func addColourFlag(cmd *cobra.Command, mode *string) {
+	cmd.Flags().StringVar(mode, "color", screen.Auto, "colour what went wrong: `auto` (a terminal without NO_COLOR), always or never")
 }
 
 // serviceModel reads the service in dir, answers and SQL of its own (a
@@ -102,8 +120,10 @@ func serviceModel(dir string, override func(generator.Answers) (generator.Answer
 	return s.Model()
 }
 
-func printBudget(e *env, l generator.Ladder) {
-	fmt.Fprintf(e.stdout, "Shutdown budget\n\n%s\nTimeline (from the start of preStop)\n\n%s", l.Table(), l.Timeline(60))
+// printBudget writes the ladder as a table and a timeline, for cols
+// terminal columns (0: no limit).
+func printBudget(w io.Writer, l generator.Ladder, cols int) {
+	fmt.Fprintf(w, "Shutdown budget\n\n%s\nTimeline (from the start of preStop)\n\n%s", l.TableFit(cols), l.TimelineFit(60, cols))
 }
 
 // printWarnings writes to stderr what the answers allow at a cost: an

@@ -9,12 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/screen"
 	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/timeline"
 )
 
 func newTimelineCmd(e *env) *cobra.Command {
-	var dir, svg string
+	var dir, svg, colour string
 	cmd := &cobra.Command{
 		Use:   "timeline [LOGFILE]",
 		Short: "Draw a real shutdown from a service's log against its budget",
@@ -41,6 +42,10 @@ cannot be read, or --dir has no gsgen.yaml.`,
   gsgen timeline orders.log --svg shutdown.svg`,
 		Args: argsBetween(0, 1, "at most one LOGFILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			scr, err := screen.New(e.stdout, colour, os.Getenv)
+			if err != nil {
+				return usageError{err}
+			}
 			// The budget first: a wrong --dir should not wait for a log on stdin.
 			// Read only, as a dry run: the lock waits out a run in progress.
 			d, err := generator.OpenServiceDir(dir, true, e.say)
@@ -79,12 +84,13 @@ cannot be read, or --dir has no gsgen.yaml.`,
 					return &generator.InputError{Field: "--svg", Msg: err.Error(), Fix: "name a file in a directory you can write to"}
 				}
 			}
-			_, err = io.WriteString(e.stdout, t.Text(60))
+			_, err = io.WriteString(e.stdout, scr.Colour(t.Text(scr.Cols)))
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", ".", "the generated `SERVICE` whose gsgen.yaml holds the budget")
 	cmd.Flags().StringVar(&svg, "svg", "", "also write the timeline to `FILE` as a standalone SVG")
+	addColourFlag(cmd, &colour)
 	return cmd
 }
 

@@ -316,6 +316,30 @@ func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envVal
 	if errors.As(l.Check(), &broken) {
 		findings = append(findings, vet.Finding{Pos: pos, Rule: vet.LadderRule, Message: prefix + broken.Error()})
 	}
+	// The service checks its own ladder at start against the grace period
+	// and preStop sleep its environment says: they must be what Kubernetes
+	// really does, or the check passes on numbers the pod never gets.
+	told := []struct {
+		env, what string
+		real      time.Duration
+	}{
+		{"TERMINATION_GRACE_PERIOD", "terminationGracePeriodSeconds", l.Grace},
+		{"PRESTOP_SLEEP", "preStop sleep", ct.preStop},
+	}
+	if _, ok := env["WORKER_TERMINATION_GRACE_PERIOD"]; ok && ct.preStop == 0 {
+		// gsgen's dedicated asynq worker: nothing routes to it (no preStop),
+		// and it checks its own grace period, not the HTTP service's.
+		told = told[:1]
+		told[0].env = "WORKER_TERMINATION_GRACE_PERIOD"
+	}
+	for _, told := range told {
+		e, ok := env[told.env]
+		if d, err := time.ParseDuration(e.value); ok && err == nil && d != told.real {
+			findings = append(findings, vet.Finding{Pos: e.pos, Rule: vet.LadderRule, Message: fmt.Sprintf(
+				"%s: %q, but %s %s's %s is %s: the service checks its shutdown against numbers Kubernetes does not give it; make them the same",
+				told.env, e.value, w.kind, w.name, told.what, generator.Seconds(told.real))})
+		}
+	}
 	return findings
 }
 

@@ -77,6 +77,10 @@ func lineOf(t *testing.T, file, s string) int {
 	return strings.Count(before, "\n") + 1
 }
 
+// graceInConfigMap is the ConfigMap's grace period, for an edit that
+// changes the Deployment's and keeps the two agreeing.
+const graceInConfigMap = `configmap.yaml:TERMINATION_GRACE_PERIOD: "60s"`
+
 func TestManifests(t *testing.T) {
 	type want struct{ file, at, rule, msg string }
 	cases := []struct {
@@ -88,9 +92,21 @@ func TestManifests(t *testing.T) {
 	}{
 		{
 			name: "grace shorter than the ladder: the message of gsgen plan", service: "../../golden/full", deploy: "deploy/k8s",
-			edits: []string{"deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 30"},
+			edits: []string{"deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 30", graceInConfigMap, `TERMINATION_GRACE_PERIOD: "30s"`},
 			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule,
 				"Deployment orders: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten http_shutdown, asynq_shutdown and worker_drain to 14s"}},
+		},
+		{
+			name: "the Deployment's grace alone raised: the service checks itself against the ConfigMap's", service: "../../golden/full", deploy: "deploy/k8s",
+			edits: []string{"deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 41"},
+			want: []want{{"configmap.yaml", "TERMINATION_GRACE_PERIOD", vet.LadderRule,
+				`TERMINATION_GRACE_PERIOD: "60s", but Deployment orders's terminationGracePeriodSeconds is 41s: the service checks its shutdown against numbers Kubernetes does not give it; make them the same`}},
+		},
+		{
+			name: "the worker's own grace period disagrees", service: "../../golden/asynq-dedicated", deploy: "deploy/k8s",
+			edits: []string{"worker-deployment.yaml:terminationGracePeriodSeconds: 31", "terminationGracePeriodSeconds: 40"},
+			want: []want{{"configmap.yaml", "WORKER_TERMINATION_GRACE_PERIOD", vet.LadderRule,
+				`WORKER_TERMINATION_GRACE_PERIOD: "31s", but Deployment orders-worker's terminationGracePeriodSeconds is 40s`}},
 		},
 		{
 			name: "the ConfigMap raises the asynq drain: the worker breaks, the HTTP server does not drain asynq", service: "../../golden/asynq-dedicated", deploy: "deploy/k8s",
@@ -100,23 +116,23 @@ func TestManifests(t *testing.T) {
 		},
 		{
 			name: "a longer preStop sleep", service: "../../golden/http", deploy: "deploy/k8s",
-			edits: []string{"deployment.yaml:seconds: 10", "seconds: 40"},
+			edits: []string{"deployment.yaml:seconds: 10", "seconds: 40", "configmap.yaml:PRESTOP_SLEEP: \"10s\"", `PRESTOP_SLEEP: "40s"`},
 			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule,
 				"Deployment orders: timeouts.grace: 60s is shorter than preStop 40s + HTTP drain 25s + close 1s + margin 5s = 71s; use grace 71s or more, or shorten http_shutdown and worker_drain to 14s"}},
 		},
 		{
 			name: "grace left out: Kubernetes' 30s", service: "../../golden/http", deploy: "deploy/k8s",
-			edits: []string{"deployment.yaml:      terminationGracePeriodSeconds: 60\n", ""},
+			edits: []string{"deployment.yaml:      terminationGracePeriodSeconds: 60\n", "", graceInConfigMap, `TERMINATION_GRACE_PERIOD: "30s"`},
 			want: []want{{"deployment.yaml", "        prometheus.io/path: /metrics\n    spec:", vet.LadderRule,
 				"terminationGracePeriodSeconds is not set, so Kubernetes gives Deployment orders 30s: timeouts.grace: 30s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s; use grace 41s or more, or shorten http_shutdown and worker_drain to 14s"}},
 		},
 		{
 			name: "silenced with a reason", service: "../../golden/http", deploy: "deploy/k8s",
-			edits: []string{"deployment.yaml:      terminationGracePeriodSeconds: 60", "      # gsgen:ignore ladder requests here never take more than a second\n      terminationGracePeriodSeconds: 30"},
+			edits: []string{"deployment.yaml:      terminationGracePeriodSeconds: 60", "      # gsgen:ignore ladder requests here never take more than a second\n      terminationGracePeriodSeconds: 30", graceInConfigMap, `TERMINATION_GRACE_PERIOD: "30s"`},
 		},
 		{
 			name: "an ignore without a reason silences nothing", service: "../../golden/http", deploy: "deploy/k8s",
-			edits: []string{"deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 30 # gsgen:ignore ladder"},
+			edits: []string{"deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 30 # gsgen:ignore ladder", graceInConfigMap, `TERMINATION_GRACE_PERIOD: "30s"`},
 			want: []want{
 				{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule, "Deployment orders: timeouts.grace: 30s is shorter than"},
 				{"deployment.yaml", "terminationGracePeriodSeconds", vet.Ignore.Name, "gsgen:ignore ladder gives no reason"},
@@ -164,7 +180,7 @@ func TestManifests(t *testing.T) {
 // The ladder finding says what gsgen plan says about the same numbers.
 func TestManifestMessageIsPlans(t *testing.T) {
 	const service = "../../golden/full"
-	dir := manifestsOf(t, filepath.Join(service, "deploy/k8s"), "deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 35")
+	dir := manifestsOf(t, filepath.Join(service, "deploy/k8s"), "deployment.yaml:terminationGracePeriodSeconds: 60", "terminationGracePeriodSeconds: 35", graceInConfigMap, `TERMINATION_GRACE_PERIOD: "35s"`)
 	findings, err := Check(dir, load(t, service))
 	if err != nil || len(findings) != 1 {
 		t.Fatalf("findings %v, err %v; want one", findings, err)
