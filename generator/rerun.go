@@ -113,6 +113,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		}
 		changes = append(changes, c)
 	}
+	s.record(changes)
 	if len(edited) > 0 && !force {
 		return nil, nil, &HandEditError{
 			InputError: InputError{Field: listShort(edited, 8),

@@ -10,6 +10,7 @@ import (
 type Service struct {
 	Answers Answers           // gsgen.yaml, as written (defaults already applied)
 	Lock    Lock              // gsgen.lock; nil for a service without one
+	Base    *Base             // gsgen.base; nil for a service written before it
 	UserSQL map[string][]byte // the user's own db/migrations and db/queries files
 	dir     *ServiceDir
 }
@@ -40,6 +41,15 @@ func (d *ServiceDir) ReadService() (*Service, error) {
 	}
 	if lock.exists {
 		if s.Lock, err = ParseLock(lock.content); err != nil {
+			return nil, err
+		}
+	}
+	base, err := d.readAtMost(BaseFile, maxBaseFile)
+	if err != nil {
+		return nil, err
+	}
+	if base.exists {
+		if s.Base, err = ParseBase(base.content); err != nil {
 			return nil, err
 		}
 	}
