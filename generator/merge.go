@@ -164,7 +164,7 @@ func twoWayChunks(a, b []string) ([]chunk, bool) {
 			for j < len(ops) && ops[j].kind == ' ' {
 				j++
 			}
-			c := chunk{stable: true, ours: a[ops[i].ai:ops[j-1].ai+1]}
+			c := chunk{stable: true, ours: a[ops[i].ai : ops[j-1].ai+1]}
 			c.base, c.theirs = c.ours, c.ours
 			out = append(out, c)
 		} else {
