@@ -148,6 +148,10 @@ func (cs Changes) Diff() string {
 		default:
 			continue
 		}
+		if c.Path == BaseFile {
+			fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\nBinary files differ (gsgen's record of what it wrote)\n", c.Path, c.Path)
+			continue
+		}
 		b.WriteString(UnifiedDiff("a/"+c.Path, "b/"+c.Path, before, after))
 	}
 	return b.String()

@@ -34,6 +34,30 @@ func (d *ServiceDir) ReadService() (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.readService(a)
+}
+
+// ReadServiceToUpgrade reads the service in DIR as gsgen upgrade does: its
+// gsgen.yaml brought from an older format to this gsgen's
+// (MigrateAnswersFile), with one line for each thing migrating changed.
+func (d *ServiceDir) ReadServiceToUpgrade() (*Service, []string, error) {
+	yaml, err := d.readAtMost(AnswersFile, MaxAnswersFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !yaml.exists {
+		return nil, nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.shown),
+			Fix: "run this inside a generated service, or give its directory"}
+	}
+	a, notes, err := MigrateAnswersFile(d.show(AnswersFile), yaml.content)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := d.readService(a)
+	return s, notes, err
+}
+
+func (d *ServiceDir) readService(a Answers) (*Service, error) {
 	s := &Service{Answers: a, UserSQL: map[string][]byte{}, dir: d}
 	lock, err := d.readAtMost(LockFile, maxLockFile)
 	if err != nil {

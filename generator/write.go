@@ -29,7 +29,8 @@ const (
 type Change struct {
 	RenderedFile
 	Action     Action
-	HandEdited bool // gsgen owns it and the user edited it; only with --force
+	HandEdited bool   // gsgen owns it and the user edited it; only with --force
+	Note       string // what the action does not say (gsgen upgrade: merged, kept, a conflict)
 	// The bytes on disk the change was decided against, when compared: a
 	// file that no longer has them when the write begins is not touched.
 	onDisk   []byte
