@@ -114,6 +114,10 @@ func TestUpgradeMergesThreeWays(t *testing.T) {
 	route := "\tmux.HandleFunc(\"GET /orders\", listOrders)\n"
 	writeTestFile(t, filepath.Join(dir, routesGo), replaceOnce(t, oldRoutes, "\tmux.HandleFunc(\"GET /hello/{name}\", hello)\n", "\tmux.HandleFunc(\"GET /hello/{name}\", hello)\n"+route))
 
+	// regen refuses the hand edit of main.go, and shows what upgrade's merge
+	// of it would be.
+	regenOffer(t, dir, "cmd/shop/main.go: gsgen upgrade merges your edit with gsgen's new version cleanly, changing the file so:\n", "+"+newComment)
+
 	d, u, err := upgradeService(t, dir, false)
 	if err != nil {
 		t.Fatal(err)
@@ -164,6 +168,7 @@ func TestUpgradeConflict(t *testing.T) {
 	writeTestFile(t, filepath.Join(dir, mainGo), replaceOnce(t, old, oldComment, "\t// room for two: my wording.\n"))
 	before := readTree(t, dir)
 
+	regenOffer(t, dir, "cmd/shop/main.go: your edit and gsgen's change conflict at line ")
 	d, u, err := upgradeService(t, dir, false)
 	d.Close()
 	var ce *ConflictError
@@ -263,5 +268,30 @@ func TestUpgradeNoLongerWritten(t *testing.T) {
 	}
 	if got := readTestFile(t, filepath.Join(dir, edited)); !strings.Contains(got, "mine") {
 		t.Errorf("%s: %q", edited, got)
+	}
+}
+
+// regenOffer runs regen on dir, which must refuse a hand edit with a diff
+// holding each of want.
+func regenOffer(t *testing.T, dir string, want ...string) {
+	t.Helper()
+	d, err := OpenServiceDir(dir, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	svc, err := d.ReadService()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = svc.Regenerate(svc.Answers.WithDefaults(), false)
+	var he *HandEditError
+	if !errors.As(err, &he) {
+		t.Fatalf("regen: %v, want a hand edit", err)
+	}
+	for _, w := range want {
+		if !strings.Contains(he.Diffs, w) {
+			t.Errorf("regen's diff lacks %q:\n%s", w, he.Diffs)
+		}
 	}
 }
