@@ -48,6 +48,11 @@ func takeFormat(file string, doc *yaml.Node) (int, error) {
 		if k.Value != formatKey {
 			continue
 		}
+		for j := i + 2; j+1 < len(top.Content); j += 2 {
+			if again := top.Content[j]; again.Value == formatKey {
+				return 0, &InputError{Field: fmt.Sprintf("%s:%d: %s", file, again.Line, formatKey), Msg: "given twice", Fix: "keep one"}
+			}
+		}
 		var f int
 		if v.Kind != yaml.ScalarNode || v.Decode(&f) != nil || f < 1 {
 			return 0, &InputError{Field: fmt.Sprintf("%s:%d: %s", file, v.Line, formatKey), Msg: Quote(v.Value) + " is not a format gsgen writes",
@@ -153,7 +158,7 @@ func newDefaults(a Answers) []string {
 	before, after := flatAnswers(a), flatAnswers(a.WithDefaults())
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(after)) {
-		if _, had := before[k]; !had {
+		if before[k] != after[k] { // WithDefaults fills only what is not given
 			out = append(out, fmt.Sprintf("added %s: %s (the default)", k, after[k]))
 		}
 	}
