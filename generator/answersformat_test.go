@@ -54,7 +54,9 @@ func TestMigrateAnswersFileFromFormat0(t *testing.T) {
 			t.Errorf("notes lack %q: %q", want, notes)
 		}
 	}
-	if slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "outbox.topic") || strings.Contains(n, "timeouts.grace") }) {
+	if slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "outbox.topic") || strings.Contains(n, "timeouts.grace")
+	}) {
 		t.Errorf("a given answer is listed as a default: %q", notes)
 	}
 }
