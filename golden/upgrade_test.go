@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +16,11 @@ import (
 const olderHTTP = "testdata/upgrade/http-4d1ca55"
 
 // userEdits are edits a user made to the older service: in a file of theirs
-// and in one gsgen owns. Each is inserted after an anchor line.
+// and in files gsgen owns. Each is inserted after an anchor line. The
+// README's template changed since 4d1ca55 (its last section is new), in
+// another place than the edit: a real three-way merge.
 var userEdits = []struct{ path, after, insert string }{
+	{"README.md", "# orders\n", "\nOur team's runbook: https://wiki.example.com/orders.\n"},
 	{"internal/httpapi/routes.go", "\tmux.HandleFunc(\"GET /hello/{name}\", hello)\n",
 		"\tmux.HandleFunc(\"GET /version\", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(\"1.2.3\\n\")) })\n"},
 	{"internal/admin/admin.go", "// Set marks the instance ready or not ready.\n",
@@ -100,6 +104,11 @@ func TestUpgradeOlderService(t *testing.T) {
 	if u.From != "v0.25.0" || len(u.Notes) == 0 {
 		t.Errorf("from %q, notes %q", u.From, u.Notes)
 	}
+	for _, c := range u.Changes {
+		if c.Path == "README.md" && c.Note != "merged: your edits and gsgen's changes" {
+			t.Errorf("README.md: %s (%s), want a three-way merge", c.Action, c.Note)
+		}
+	}
 	assertUpgraded(t, dir)
 	if testing.Short() {
 		return
@@ -109,9 +118,10 @@ func TestUpgradeOlderService(t *testing.T) {
 	goCmd(t, dir, "test", "-count=1", "./...")
 }
 
-// The same service without a base (as that gsgen wrote it): unedited files
-// upgrade; an edited one is kept where gsgen's version of it did not
-// change, and is a conflict where it did, never overwritten.
+// The same service without a base (as that gsgen wrote it): an edited file
+// whose gsgen version changed (README.md) is a conflict, never overwritten,
+// and nothing is written. (generator's TestUpgradeWithoutBase has the rest:
+// unedited files upgrade, edited ones gsgen did not change are kept.)
 func TestUpgradeOlderServiceWithoutBase(t *testing.T) {
 	dir := olderService(t, false)
 	before := readTree(t, dir)
@@ -119,25 +129,24 @@ func TestUpgradeOlderServiceWithoutBase(t *testing.T) {
 	for _, e := range userEdits {
 		edited[e.path] = true
 	}
-	u, err := upgrade(t, dir)
-	if ce, ok := err.(*generator.ConflictError); ok {
-		for _, f := range ce.Files {
-			if !edited[f.Path] {
-				t.Errorf("%s conflicts, but the user did not edit it", f.Path)
-			}
+	_, err := upgrade(t, dir)
+	ce, ok := err.(*generator.ConflictError)
+	if !ok {
+		t.Fatalf("err = %v, want a conflict in README.md (edited, and its template changed)", err)
+	}
+	conflicts := map[string]bool{}
+	for _, f := range ce.Files {
+		conflicts[f.Path] = true
+		if !edited[f.Path] {
+			t.Errorf("%s conflicts, but the user did not edit it", f.Path)
 		}
-		if got := readTree(t, dir); len(got) != len(before) {
-			t.Error("a conflicting upgrade wrote files")
-		}
-		return
 	}
-	if err != nil {
-		t.Fatal(err)
+	if !conflicts["README.md"] {
+		t.Errorf("README.md does not conflict: %v", conflicts)
 	}
-	if u.From != "" {
-		t.Errorf("from %q, want none", u.From)
+	if got := readTree(t, dir); !maps.Equal(got, before) {
+		t.Error("a conflicting upgrade changed the service")
 	}
-	assertUpgraded(t, dir)
 }
 
 // assertUpgraded checks dir is golden/http with the user's edits.
