@@ -23,7 +23,8 @@ import (
 // missing (a service written before the store existed) simply has no base.
 //
 // Format: gzip (no name, no time, best compression: the same files give the
-// same bytes) of
+// same bytes with one Go release; a release that changed compress/flate's
+// output would change the bytes, never what they hold) of
 //
 //	gsgen base 1
 //	version v0.26.0                 the gsgen that wrote it

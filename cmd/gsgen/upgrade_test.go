@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -172,4 +175,47 @@ func TestUpgradeKilledAnywhere(t *testing.T) {
 		counts["recovered by the next upgrade"]++
 	}
 	t.Logf("30 kills at %d points: %v", points, counts)
+}
+
+// An upgrade holds the service's lock for its whole read-merge-write: a
+// second run waits, then reads what the first wrote (nothing is left to
+// upgrade).
+func TestUpgradeHoldsTheLock(t *testing.T) {
+	bin := buildKilltest(t)
+	dir := newService(t, t.TempDir(), "orders")
+	pretendOlderMain(t, dir, addUserLine)
+	first := startHooked(t, bin, 1, "upgrade", dir)
+	if !first.waitFor("gsgen-test: paused at 1") {
+		t.Fatalf("the first run never took the lock:\n%s", first.stderr.String())
+	}
+	second := exec.Command(bin, "upgrade", dir, "--dry-run")
+	var out bytes.Buffer
+	second.Stdout = &out
+	stderr, err := second.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	waited := false
+	for !waited && sc.Scan() {
+		waited = strings.HasPrefix(sc.Text(), "gsgen: "+dir+": another gsgen run is changing it; waiting")
+	}
+	if !waited {
+		t.Fatal("the second run did not wait")
+	}
+	first.stdin.Write([]byte("\n"))
+	if code := first.wait(); code != exitOK {
+		t.Fatalf("first: exit %d\n%s", code, withoutSteps(first.stderr.String()))
+	}
+	for sc.Scan() {
+	}
+	if err := second.Wait(); err != nil {
+		t.Fatalf("second: %v\n%s", err, out.String())
+	}
+	if strings.Contains(out.String(), "overwrite ") || strings.Contains(out.String(), "+++") || !strings.Contains(out.String(), "dry run: nothing written") {
+		t.Errorf("the second run did not see the first's upgrade:\n%s", out.String())
+	}
 }
