@@ -33,8 +33,16 @@ func (e *ConflictError) Error() string {
 	for _, f := range e.Files {
 		hunks += len(f.Hunks)
 	}
-	return fmt.Sprintf("%d of your edits in %d %s conflict with gsgen's changes (listed above), so nothing was written; resolve them in the files first, or run gsgen upgrade --conflicts=markers to write the files with conflict markers to resolve",
-		hunks, len(e.Files), map[bool]string{true: "file", false: "files"}[len(e.Files) == 1])
+	return fmt.Sprintf("%s in %s (listed above), where your edits and gsgen's changes meet, so nothing was written: run gsgen upgrade --conflicts=markers to write them into the files and resolve them there, or undo your edits of those lines and run gsgen upgrade again",
+		plural(hunks, "conflict"), plural(len(e.Files), "file"))
+}
+
+// plural is "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // Upgrade renders the service for answers a (its gsgen.yaml, migrated, with
@@ -102,10 +110,12 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 			}
 			r := Merge3(base, disk, f.Content, labels)
 			c.rendered = f.Content
-			if len(r.Conflicts) > 0 {
+			if n := len(r.Conflicts); n > 0 {
 				u.Conflicts = append(u.Conflicts, FileConflict{Path: f.Path, Hunks: r.Conflicts})
-				c.Note = fmt.Sprintf("CONFLICT: %d %s marked; it will not build until you resolve %s", len(r.Conflicts),
-					map[bool]string{true: "hunk", false: "hunks"}[len(r.Conflicts) == 1], map[bool]string{true: "it", false: "them"}[len(r.Conflicts) == 1])
+				c.Note = fmt.Sprintf("CONFLICT: %s, listed below", plural(n, "hunk"))
+				if markers {
+					c.Note = fmt.Sprintf("CONFLICT: %s marked; the service does not build until you resolve them", plural(n, "hunk"))
+				}
 			} else {
 				c.Note = "merged: your edits and gsgen's changes"
 			}

@@ -55,7 +55,7 @@ func (c conflictsLeft) Error() string {
 	for _, f := range c.files {
 		paths = append(paths, f.Path)
 	}
-	return fmt.Sprintf("written, with conflict markers in %s: the service will not build until you resolve them (search for <<<<<<<), then run gsgen regen to check", strings.Join(paths, ", "))
+	return fmt.Sprintf("written, with conflict markers in %s: the service will not build until you resolve them (search for <<<<<<<; keep what you want of each side, delete the marker lines), then go build ./... && go test ./...", strings.Join(paths, ", "))
 }
 
 // upgrade is gsgen upgrade: read the service (its gsgen.yaml migrated),
