@@ -11,6 +11,10 @@ import (
 // service's owner should hear about.
 const Version = "v0.26.0"
 
+// BaseSince is the first gsgen that kept gsgen.base and recorded its
+// version: a service without one was written by an older gsgen.
+const BaseSince = "v0.26.0"
+
 // ChangelogEntry is one change of the generated code: which part, and what
 // changed and why, in one line.
 type ChangelogEntry struct {

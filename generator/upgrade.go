@@ -16,6 +16,7 @@ type Upgrade struct {
 	From      string   // the gsgen version that wrote the service; "" when it recorded none
 	Notes     []string // what migrating gsgen.yaml changed
 	Conflicts []FileConflict
+	labels    MergeLabels // of the conflict markers
 }
 
 // FileConflict is a file whose three-way merge conflicts, and where.
@@ -69,7 +70,7 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 	if s.Base != nil {
 		u.From = s.Base.Version
 	}
-	labels := MergeLabels{Ours: "yours", Base: "gsgen " + cmp.Or(u.From, "(older)") + ", as it wrote the file", Theirs: "gsgen " + Version}
+	u.labels = MergeLabels{Ours: "yours", Base: "gsgen " + cmp.Or(u.From, "(older)") + ", as it wrote the file", Theirs: "gsgen " + Version}
 	planned := map[string]bool{}
 	for _, f := range files {
 		planned[f.Path] = true
@@ -108,7 +109,7 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 			if known {
 				base, _ = s.Base.Of(entry)
 			}
-			r := Merge3(base, disk, f.Content, labels)
+			r := Merge3(base, disk, f.Content, u.labels)
 			c.rendered = f.Content
 			if n := len(r.Conflicts); n > 0 {
 				u.Conflicts = append(u.Conflicts, FileConflict{Path: f.Path, Hunks: r.Conflicts})
@@ -151,14 +152,13 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 	return u, nil
 }
 
-// ConflictList lists each conflicting file and hunk with its markers, for
-// the user to read before resolving.
-func ConflictList(files []FileConflict) string {
+// ConflictList lists each conflicting file and hunk with its markers, as
+// --conflicts=markers would write them, for the user to read.
+func (u *Upgrade) ConflictList() string {
 	var b strings.Builder
-	labels := MergeLabels{Ours: "yours", Base: "gsgen, as it wrote the file", Theirs: "gsgen " + Version}
-	for _, f := range files {
+	for _, f := range u.Conflicts {
 		for _, h := range f.Hunks {
-			fmt.Fprintf(&b, "conflict  %s %s\n%s", f.Path, h.Where(), h.markers(labels))
+			fmt.Fprintf(&b, "conflict  %s %s\n%s", f.Path, h.Where(), h.markers(u.labels))
 		}
 	}
 	return b.String()

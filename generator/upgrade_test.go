@@ -175,7 +175,7 @@ func TestUpgradeConflict(t *testing.T) {
 	if !errors.As(err, &ce) || len(ce.Files) != 1 || ce.Files[0].Path != mainGo || len(ce.Files[0].Hunks) != 1 {
 		t.Fatalf("err = %v, want one conflict in %s", err, mainGo)
 	}
-	if list := ConflictList(u.Conflicts); !strings.Contains(list, "conflict  "+mainGo+" line ") || !strings.Contains(list, "my wording") {
+	if list := u.ConflictList(); !strings.Contains(list, "conflict  "+mainGo+" line ") || !strings.Contains(list, "my wording") {
 		t.Errorf("conflict list:\n%s", list)
 	}
 	if got := readTree(t, dir); !maps.Equal(got, before) {

@@ -83,7 +83,7 @@ func upgrade(e *env, dir string, dryRun, markers bool) error {
 		}
 	}
 	if len(u.Conflicts) > 0 {
-		fmt.Fprint(e.stdout, "\n"+generator.ConflictList(u.Conflicts))
+		fmt.Fprint(e.stdout, "\n"+u.ConflictList())
 	}
 	if dryRun {
 		fmt.Fprint(e.stdout, "\n"+u.Changes.Diff())
@@ -103,7 +103,7 @@ func upgrade(e *env, dir string, dryRun, markers bool) error {
 }
 
 func printUpgradeHeader(e *env, name string, u *generator.Upgrade) {
-	from := "a gsgen before " + generator.Changelog[0].Version + " (it kept no record of what it wrote: an edited file whose gsgen version changed is a conflict)"
+	from := "a gsgen before " + generator.BaseSince + " (it kept no record of what it wrote: an edited file whose gsgen version changed is a conflict)"
 	if u.From != "" {
 		from = "gsgen " + u.From
 	}
