@@ -146,3 +146,26 @@ func TestChangelog(t *testing.T) {
 		t.Errorf("since v0.0.1: %d entries", len(got))
 	}
 }
+
+// Whatever gsgen.base holds, reading it gives a store whose every blob
+// matches its hash, or an *InputError: never a panic, never a lying base.
+func FuzzParseBase(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("..", "golden", "http", BaseFile)); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte("gsgen base 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, in := range [][]byte{data, gz(t, string(data))} {
+			b, err := ParseBase(in)
+			if err != nil {
+				requireInputError(t, err)
+				continue
+			}
+			for h, c := range b.blobs {
+				if Hash(c) != h {
+					t.Fatalf("blob %s holds other bytes", h)
+				}
+			}
+		}
+	})
+}

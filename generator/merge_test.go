@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -113,5 +114,48 @@ func TestMerge3TooLarge(t *testing.T) {
 	r := Merge3([]byte(b.String()), []byte(o.String()), []byte(th.String()), testLabels)
 	if len(r.Conflicts) != 1 || !strings.HasPrefix(string(r.Merged), "<<<<<<< yours\n") {
 		t.Errorf("%d conflicts", len(r.Conflicts))
+	}
+}
+
+// Merge3's laws, on many small random files of few distinct lines (so the
+// diffs have choices to make): a side that did not change takes the other;
+// two sides that agree take it; a clean merge does not depend on which side
+// is ours; and every line of a clean merge comes from one of the sides.
+func TestMerge3Laws(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	file := func() string {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(string(rune('a'+r.IntN(3))) + "\n")
+		}
+		if r.IntN(4) == 0 {
+			b.WriteString("z") // no newline at the end
+		}
+		return b.String()
+	}
+	for i := range 5000 {
+		base, ours, theirs := file(), file(), file()
+		check := func(law string, got MergeResult, want string) {
+			if len(got.Conflicts) != 0 || string(got.Merged) != want {
+				t.Fatalf("case %d, %s: base %q ours %q theirs %q: merged %q (%d conflicts), want %q", i, law, base, ours, theirs, got.Merged, len(got.Conflicts), want)
+			}
+		}
+		check("ours unchanged", Merge3([]byte(base), []byte(base), []byte(theirs), testLabels), theirs)
+		check("theirs unchanged", Merge3([]byte(base), []byte(ours), []byte(base), testLabels), ours)
+		check("both the same", Merge3([]byte(base), []byte(ours), []byte(ours), testLabels), ours)
+		check("no base, both the same", Merge3(nil, []byte(ours), []byte(ours), testLabels), ours)
+		m := Merge3([]byte(base), []byte(ours), []byte(theirs), testLabels)
+		if len(m.Conflicts) > 0 {
+			if !strings.Contains(string(m.Merged), "<<<<<<< yours\n") {
+				t.Fatalf("case %d: conflicts without markers: %q", i, m.Merged)
+			}
+			continue
+		}
+		check("sides swapped", Merge3([]byte(base), []byte(theirs), []byte(ours), testLabels), string(m.Merged))
+		for _, l := range rawLines(m.Merged) {
+			if !strings.Contains(ours+"\n", l) && !strings.Contains(theirs+"\n", l) {
+				t.Fatalf("case %d: merged line %q is in neither side", i, l)
+			}
+		}
 	}
 }
