@@ -22,7 +22,7 @@ import (
 // hash the lock does not list is never read, and a file whose blob is
 // missing (a service written before the store existed) simply has no base.
 //
-// Format: gzip (no name, no time, best compression: the same files give the
+// Format: gzip (no name, no time, the default level: the same files give the
 // same bytes with one Go release; a release that changed compress/flate's
 // output would change the bytes, never what they hold) of
 //
@@ -77,7 +77,7 @@ func EncodeBase(version string, lock Lock, content map[string][]byte) []byte {
 		raw.WriteByte('\n')
 	}
 	var out bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&out, gzip.BestCompression) // the level is valid
+	zw, _ := gzip.NewWriterLevel(&out, gzip.DefaultCompression) // the level is valid
 	zw.Write(raw.Bytes())                                    // writes into a buffer cannot fail
 	zw.Close()
 	return out.Bytes()
