@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
 // Upgrade is what gsgen upgrade does to a service: the changes, the
@@ -62,14 +64,19 @@ func plural(n int, noun string) string {
 //   - go.mod and go.sum are merged as on every run, and a file of the
 //     user's that gsgen did not write is never touched.
 func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, error) {
+	u := &Upgrade{Notes: notes}
+	if s.Base != nil {
+		u.From = s.Base.Version
+	}
+	if semver.Compare(u.From, Version) > 0 {
+		return nil, &InputError{Field: BaseFile, Msg: fmt.Sprintf("the service was written by gsgen %s, newer than this one (%s): upgrading would take back what the newer gsgen changed", u.From, Version),
+			Fix: "use gsgen " + u.From + " or newer (go install github.com/gsgen-dev/gsgen/cmd/gsgen@latest)"}
+	}
 	m, files, err := GenerateWith(a, s.UserSQL)
 	if err != nil {
 		return nil, err
 	}
-	u := &Upgrade{Model: m, Notes: notes}
-	if s.Base != nil {
-		u.From = s.Base.Version
-	}
+	u.Model = m
 	u.labels = MergeLabels{Ours: "yours", Base: "gsgen " + cmp.Or(u.From, "(older)") + ", as it wrote the file", Theirs: "gsgen " + Version}
 	planned := map[string]bool{}
 	for _, f := range files {

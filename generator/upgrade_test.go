@@ -295,3 +295,26 @@ func regenOffer(t *testing.T, dir string, want ...string) {
 		}
 	}
 }
+
+// A service a newer gsgen wrote is not taken back to this one's files.
+func TestUpgradeRefusesANewerService(t *testing.T) {
+	dir := writeService(t, Answers{Name: "shop", Components: []string{"http"}})
+	lock, err := ParseLock([]byte(readTestFile(t, filepath.Join(dir, LockFile))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseBase([]byte(readTestFile(t, filepath.Join(dir, BaseFile))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(dir, BaseFile), string(EncodeBase("v99.0.0", lock, b.blobs)))
+	before := readTree(t, dir)
+	_, _, err = upgradeService(t, dir, false)
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "written by gsgen v99.0.0, newer than this one") {
+		t.Errorf("err = %v", err)
+	}
+	if !maps.Equal(readTree(t, dir), before) {
+		t.Error("the refused upgrade changed the service")
+	}
+}
