@@ -78,7 +78,7 @@ func EncodeBase(version string, lock Lock, content map[string][]byte) []byte {
 	}
 	var out bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&out, gzip.DefaultCompression) // the level is valid
-	zw.Write(raw.Bytes())                                    // writes into a buffer cannot fail
+	zw.Write(raw.Bytes())                                       // writes into a buffer cannot fail
 	zw.Close()
 	return out.Bytes()
 }
