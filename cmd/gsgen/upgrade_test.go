@@ -219,3 +219,35 @@ func TestUpgradeHoldsTheLock(t *testing.T) {
 		t.Errorf("the second run did not see the first's upgrade:\n%s", out.String())
 	}
 }
+
+// Bad input stops upgrade with exit 2, one message naming what is wrong,
+// and nothing written.
+func TestUpgradeBadInput(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		spoil func(dir string)
+		want  string
+	}{
+		{"not a service", func(dir string) { os.Remove(filepath.Join(dir, "gsgen.yaml")) }, "has no gsgen.yaml"},
+		{"a corrupt base", func(dir string) { os.WriteFile(filepath.Join(dir, "gsgen.base"), []byte("junk"), 0o644) }, "gsgen.base is corrupt"},
+		{"a corrupt lock", func(dir string) { os.WriteFile(filepath.Join(dir, "gsgen.lock"), []byte("junk\n"), 0o644) }, "gsgen.lock is corrupt"},
+		{"a newer answers format", func(dir string) {
+			b, _ := os.ReadFile(filepath.Join(dir, "gsgen.yaml"))
+			os.WriteFile(filepath.Join(dir, "gsgen.yaml"), []byte(strings.Replace(string(b), "format: 1", "format: 7", 1)), 0o644)
+		}, "format 7 was written by a newer gsgen"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			dir := newService(t, root, "orders")
+			c.spoil(dir)
+			before := snapshot(t, root)
+			code, _, stderr := gsgen(t, "upgrade", dir)
+			if code != exitBadInput || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q, want %q", code, stderr, c.want)
+			}
+			if !sameSnapshot(before, snapshot(t, root)) {
+				t.Error("a refused upgrade changed the service")
+			}
+		})
+	}
+}
