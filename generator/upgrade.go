@@ -81,54 +81,9 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 	planned := map[string]bool{}
 	for _, f := range files {
 		planned[f.Path] = true
-		now, err := s.dir.read(f.Path)
+		c, err := s.upgradeFile(u, f, markers)
 		if err != nil {
 			return nil, err
-		}
-		disk := now.content
-		entry, known := s.Lock[f.Path]
-		c := Change{RenderedFile: f, onDisk: disk, compared: true}
-		switch {
-		case !now.exists && f.Owner == OwnedByUser && known:
-			c.Action = Skip // the user deleted a file of theirs: respect that
-		case !now.exists:
-			c.Action = Create
-		case f.Merge != nil:
-			if c.Content, err = f.Merge(disk, f.Content); err != nil {
-				return nil, err
-			}
-			c.Action = sameOr(disk, c.Content, Overwrite)
-		case bytes.Equal(disk, f.Content):
-			c.Action = Identical
-		case !inLock(f.PlannedFile):
-			c.Action = Overwrite // gsgen.yaml, the lock and the base: gsgen's records
-		case !known && f.Owner == OwnedByUser:
-			c.Action, c.Note = Keep, "yours, and gsgen did not write it: not touched"
-		case known && Hash(disk) == entry.Hash:
-			c.Action = Overwrite // not edited since gsgen wrote it
-			if f.Owner == OwnedByUser {
-				c.Note = "yours, unedited: gsgen's new version"
-			}
-		case known && Hash(f.Content) == entry.Hash:
-			c.Action, c.Note = Keep, "your edit kept: gsgen's version of the file did not change"
-		default:
-			var base []byte
-			if known {
-				base, _ = s.Base.Of(entry)
-			}
-			r := Merge3(base, disk, f.Content, u.labels)
-			c.rendered = f.Content
-			if n := len(r.Conflicts); n > 0 {
-				u.Conflicts = append(u.Conflicts, FileConflict{Path: f.Path, Hunks: r.Conflicts})
-				c.Note = fmt.Sprintf("CONFLICT: %s, listed below", plural(n, "hunk"))
-				if markers {
-					c.Note = fmt.Sprintf("CONFLICT: %s marked; the service does not build until you resolve them", plural(n, "hunk"))
-				}
-			} else {
-				c.Note = "merged: your edits and gsgen's changes"
-			}
-			c.Content = r.Merged
-			c.Action = sameOr(disk, r.Merged, Overwrite)
 		}
 		u.Changes = append(u.Changes, c)
 	}
@@ -157,6 +112,61 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 		return u, &ConflictError{Files: u.Conflicts}
 	}
 	return u, nil
+}
+
+// upgradeFile decides what upgrade does to one file gsgen writes (see
+// Upgrade), merging it when the user and gsgen both changed it.
+func (s *Service) upgradeFile(u *Upgrade, f RenderedFile, markers bool) (Change, error) {
+	now, err := s.dir.read(f.Path)
+	if err != nil {
+		return Change{}, err
+	}
+	disk := now.content
+	entry, known := s.Lock[f.Path]
+	c := Change{RenderedFile: f, onDisk: disk, compared: true}
+	switch {
+	case !now.exists && f.Owner == OwnedByUser && known:
+		c.Action = Skip // the user deleted a file of theirs: respect that
+	case !now.exists:
+		c.Action = Create
+	case f.Merge != nil:
+		if c.Content, err = f.Merge(disk, f.Content); err != nil {
+			return Change{}, err
+		}
+		c.Action = sameOr(disk, c.Content, Overwrite)
+	case bytes.Equal(disk, f.Content):
+		c.Action = Identical
+	case !inLock(f.PlannedFile):
+		c.Action = Overwrite // gsgen.yaml, the lock and the base: gsgen's records
+	case !known && f.Owner == OwnedByUser:
+		c.Action, c.Note = Keep, "yours, and gsgen did not write it: not touched"
+	case known && Hash(disk) == entry.Hash:
+		c.Action = Overwrite // not edited since gsgen wrote it
+		if f.Owner == OwnedByUser {
+			c.Note = "yours, unedited: gsgen's new version"
+		}
+	case known && Hash(f.Content) == entry.Hash:
+		c.Action, c.Note = Keep, "your edit kept: gsgen's version of the file did not change"
+	default:
+		var base []byte
+		if known {
+			base, _ = s.Base.Of(entry)
+		}
+		r := Merge3(base, disk, f.Content, u.labels)
+		c.rendered = f.Content
+		if n := len(r.Conflicts); n > 0 {
+			u.Conflicts = append(u.Conflicts, FileConflict{Path: f.Path, Hunks: r.Conflicts})
+			c.Note = fmt.Sprintf("CONFLICT: %s, listed below", plural(n, "hunk"))
+			if markers {
+				c.Note = fmt.Sprintf("CONFLICT: %s marked; the service does not build until you resolve them", plural(n, "hunk"))
+			}
+		} else {
+			c.Note = "merged: your edits and gsgen's changes"
+		}
+		c.Content = r.Merged
+		c.Action = sameOr(disk, r.Merged, Overwrite)
+	}
+	return c, nil
 }
 
 // ConflictList lists each conflicting file and hunk with its markers, as
