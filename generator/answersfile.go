@@ -19,20 +19,38 @@ const AnswersFile = "gsgen.yaml"
 // ParseAnswersFile reads an answers file (the schema of gsgen.yaml) strictly:
 // an unknown key, a value of the wrong kind or a duration that does not parse
 // is an *InputError naming the file, the line and the key.
+// Its format (answersformat.go) may be older than this gsgen's, not newer.
 func ParseAnswersFile(name string, data []byte) (Answers, error) {
-	var a Answers
+	doc, err := answersDoc(name, data)
+	if err != nil {
+		return Answers{}, err
+	}
+	if _, err := takeFormat(name, doc); err != nil {
+		return Answers{}, err
+	}
+	return decodeAnswers(name, doc)
+}
+
+// answersDoc parses data as one YAML document.
+func answersDoc(name string, data []byte) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			return a, &InputError{Field: name, Msg: "the answers file is empty", Fix: "write at least `name: orders`, or run `gsgen new DIR --yes` to get a gsgen.yaml to start from"}
+			return nil, &InputError{Field: name, Msg: "the answers file is empty", Fix: "write at least `name: orders`, or run `gsgen new DIR --yes` to get a gsgen.yaml to start from"}
 		}
-		return a, &InputError{Field: name, Msg: "not valid YAML: " + Shorten(strings.TrimPrefix(err.Error(), "yaml: "))}
+		return nil, &InputError{Field: name, Msg: "not valid YAML: " + Shorten(strings.TrimPrefix(err.Error(), "yaml: "))}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
-		return a, &InputError{Field: name, Msg: "holds more than one YAML document", Fix: "keep one document (remove the `---` separators)"}
+		return nil, &InputError{Field: name, Msg: "holds more than one YAML document", Fix: "keep one document (remove the `---` separators)"}
 	}
+	return &doc, nil
+}
+
+// decodeAnswers reads the answers of doc strictly.
+func decodeAnswers(name string, doc *yaml.Node) (Answers, error) {
+	var a Answers
 	d := fileDecoder{file: name}
 	if err := d.decode(doc.Content[0], reflect.ValueOf(&a).Elem(), ""); err != nil {
 		return Answers{}, err
@@ -201,10 +219,11 @@ func SplitList(s string) []string {
 	return out
 }
 
-// MarshalAnswersFile writes a as gsgen.yaml. Field order is the struct's, so
-// the same answers give the same bytes.
+// MarshalAnswersFile writes a as gsgen.yaml, in this gsgen's format. Field
+// order is the struct's, so the same answers give the same bytes.
 func MarshalAnswersFile(a Answers) ([]byte, error) {
 	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "%s: %d\n", formatKey, AnswersFormat)
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(a); err != nil {

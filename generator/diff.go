@@ -62,13 +62,8 @@ func hunkRange(start, n int) string {
 // splitLines keeps each line's newline; a last line without one gets the
 // usual marker so the diff shows it.
 func splitLines(b []byte) []string {
-	if len(b) == 0 {
-		return nil
-	}
-	lines := strings.SplitAfter(string(b), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	} else {
+	lines := rawLines(b)
+	if len(lines) > 0 && !strings.HasSuffix(lines[len(lines)-1], "\n") {
 		lines[len(lines)-1] += "\n\\ No newline at end of file\n"
 	}
 	return lines

@@ -42,7 +42,10 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 		return nil, nil, err
 	}
 	lock := lockOf(files)
-	files = append(files, RenderedFile{PlannedFile: PlannedFile{Path: LockFile, Owner: OwnedByGsgen, NoMarker: true}, Content: lock.Bytes()})
+	base := EncodeBase(Version, lock, baseOf(files))
+	files = append(files,
+		RenderedFile{PlannedFile: PlannedFile{Path: LockFile, Owner: OwnedByGsgen, NoMarker: true}, Content: lock.Bytes()},
+		RenderedFile{PlannedFile: PlannedFile{Path: BaseFile, Owner: OwnedByGsgen, NoMarker: true}, Content: base})
 	slices.SortFunc(files, func(a, b RenderedFile) int { return strings.Compare(a.Path, b.Path) })
 	return m, files, nil
 }

@@ -32,18 +32,23 @@ func Hash(content []byte) string {
 
 const lockHeader = "# " + GeneratedMarker + "\n# What gsgen last wrote: owner, sha256, path. gsgen reads it to find hand edits.\n"
 
-// lockOf records files. The answers file and go.mod/go.sum are left out:
-// gsgen.yaml is the input a re-run reads, and go.mod/go.sum are merged with
-// the user's own requirements rather than checked.
+// lockOf records files.
 func lockOf(files Rendered) Lock {
 	l := Lock{}
 	for _, f := range files {
-		if f.Path == AnswersFile || f.Merge != nil {
-			continue
+		if inLock(f.PlannedFile) {
+			l[f.Path] = LockEntry{Owner: f.Owner, Hash: Hash(f.Content)}
 		}
-		l[f.Path] = LockEntry{Owner: f.Owner, Hash: Hash(f.Content)}
 	}
 	return l
+}
+
+// inLock reports whether the lock records f. The answers file and
+// go.mod/go.sum are left out: gsgen.yaml is the input a re-run reads, and
+// go.mod/go.sum are merged with the user's own requirements rather than
+// checked; so are the lock and the base themselves.
+func inLock(f PlannedFile) bool {
+	return f.Path != AnswersFile && f.Path != LockFile && f.Path != BaseFile && f.Merge == nil
 }
 
 // Bytes formats the lock: one line per file, sorted by path.

@@ -57,10 +57,16 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 	planned := map[string]bool{}
 	handEdit := func(path string, onDisk []byte, against []byte) {
 		edited = append(edited, path)
-		if old, ok := previous[path]; ok && Hash(old) == s.Lock[path].Hash {
+		rendered := against
+		if old, ok := s.Base.Of(s.Lock[path]); ok {
+			against = old
+		} else if old, ok := previous[path]; ok && Hash(old) == s.Lock[path].Hash {
 			against = old
 		}
 		diffs.WriteString(UnifiedDiff("a/"+path+" (as gsgen wrote it)", "b/"+path+" (on disk)", against, onDisk))
+		if rendered != nil {
+			diffs.WriteString(s.mergeOffer(path, onDisk, rendered))
+		}
 	}
 	for _, f := range files {
 		planned[f.Path] = true
@@ -127,8 +133,9 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		}
 		changes = append(changes, c)
 	}
+	s.record(changes)
 	if len(edited) > 0 && !force {
-		fix := "move the change into a file you own (gsgen never overwrites those), or pass --force to overwrite it"
+		fix := "run gsgen upgrade to merge your edits with gsgen's new version (the diff above says how each merges), move the change into a file you own (gsgen never overwrites those), or pass --force to overwrite it"
 		if slices.Contains(edited, CIWorkflowPath) {
 			fix += "; to keep your " + CIWorkflowPath + ", set ci: none in gsgen.yaml"
 		}
@@ -165,6 +172,10 @@ func (cs Changes) Diff() string {
 		default:
 			continue
 		}
+		if c.Path == BaseFile {
+			fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\nBinary files differ (gsgen's record of what it wrote)\n", c.Path, c.Path)
+			continue
+		}
 		b.WriteString(UnifiedDiff("a/"+c.Path, "b/"+c.Path, before, after))
 	}
 	return b.String()
@@ -180,4 +191,27 @@ func olderHandler(f RenderedFile, onDisk []byte) string {
 		return ""
 	}
 	return fmt.Sprintf("%s: its Handle takes no pgx.Tx: consumer %s now handles messages in batches and calls Handle(ctx, tx pgx.Tx, msg) inside the batch's transaction, so the service does not build until you move the handler's body into that signature (gsgen's README: A service made by an older gsgen)", f.Path, c.Name)
+}
+
+// mergeOffer says what gsgen upgrade's three-way merge would make of a hand
+// edit regen refuses to overwrite: regen and upgrade share the merge, and
+// regen shows its result instead of only refusing.
+func (s *Service) mergeOffer(path string, onDisk, rendered []byte) string {
+	base, ok := s.Base.Of(s.Lock[path])
+	if !ok {
+		return fmt.Sprintf("# %s: gsgen has no record of what it wrote (a service from before gsgen.base), so gsgen upgrade lists every difference as a conflict\n", path)
+	}
+	r := Merge3(base, onDisk, rendered, MergeLabels{Ours: "yours", Base: "gsgen, as it wrote the file", Theirs: "gsgen " + Version})
+	switch {
+	case len(r.Conflicts) > 0:
+		var where []string
+		for _, h := range r.Conflicts {
+			where = append(where, h.Where())
+		}
+		return fmt.Sprintf("# %s: your edit and gsgen's change conflict at %s: gsgen upgrade lists them (--conflicts=markers writes them to resolve)\n", path, strings.Join(where, ", "))
+	case bytes.Equal(r.Merged, onDisk):
+		return fmt.Sprintf("# %s: gsgen's version did not change: gsgen upgrade keeps your edit as it is\n", path)
+	}
+	return fmt.Sprintf("# %s: gsgen upgrade merges your edit with gsgen's new version cleanly, changing the file so:\n%s", path,
+		UnifiedDiff("a/"+path+" (on disk)", "b/"+path+" (merged)", onDisk, r.Merged))
 }

@@ -10,6 +10,7 @@ import (
 type Service struct {
 	Answers Answers           // gsgen.yaml, as written (defaults already applied)
 	Lock    Lock              // gsgen.lock; nil for a service without one
+	Base    *Base             // gsgen.base; nil for a service written before it
 	UserSQL map[string][]byte // the user's own db/migrations and db/queries files
 	dir     *ServiceDir
 }
@@ -33,6 +34,30 @@ func (d *ServiceDir) ReadService() (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.readService(a)
+}
+
+// ReadServiceToUpgrade reads the service in DIR as gsgen upgrade does: its
+// gsgen.yaml brought from an older format to this gsgen's
+// (MigrateAnswersFile), with one line for each thing migrating changed.
+func (d *ServiceDir) ReadServiceToUpgrade() (*Service, []string, error) {
+	yaml, err := d.readAtMost(AnswersFile, MaxAnswersFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !yaml.exists {
+		return nil, nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.shown),
+			Fix: "run this inside a generated service, or give its directory"}
+	}
+	a, notes, err := MigrateAnswersFile(d.show(AnswersFile), yaml.content)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := d.readService(a)
+	return s, notes, err
+}
+
+func (d *ServiceDir) readService(a Answers) (*Service, error) {
 	s := &Service{Answers: a, UserSQL: map[string][]byte{}, dir: d}
 	lock, err := d.readAtMost(LockFile, maxLockFile)
 	if err != nil {
@@ -40,6 +65,15 @@ func (d *ServiceDir) ReadService() (*Service, error) {
 	}
 	if lock.exists {
 		if s.Lock, err = ParseLock(lock.content); err != nil {
+			return nil, err
+		}
+	}
+	base, err := d.readAtMost(BaseFile, maxBaseFile)
+	if err != nil {
+		return nil, err
+	}
+	if base.exists {
+		if s.Base, err = ParseBase(base.content); err != nil {
 			return nil, err
 		}
 	}

@@ -29,11 +29,31 @@ const (
 type Change struct {
 	RenderedFile
 	Action     Action
-	HandEdited bool // gsgen owns it and the user edited it; only with --force
+	HandEdited bool   // gsgen owns it and the user edited it; only with --force
+	Note       string // what the action does not say (gsgen upgrade: merged, kept, a conflict)
 	// The bytes on disk the change was decided against, when compared: a
 	// file that no longer has them when the write begins is not touched.
 	onDisk   []byte
 	compared bool
+	// gsgen's own version of the file, when Content is a merge of it with
+	// the file on disk: what the base records.
+	rendered []byte
+}
+
+// gsgens is gsgen's version of the file: what the lock and the base record.
+func (c Change) gsgens() []byte {
+	if c.rendered != nil {
+		return c.rendered
+	}
+	return c.Content
+}
+
+// setContent makes the change write b instead.
+func (c *Change) setContent(b []byte) {
+	c.Content = b
+	if c.Action != Create {
+		c.Action = sameOr(c.onDisk, b, Overwrite)
+	}
 }
 
 // Changes is the write plan for a directory.

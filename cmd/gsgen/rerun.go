@@ -266,7 +266,9 @@ func newRegenCmd(e *env) *cobra.Command {
 		Long: `Re-render the service from its gsgen.yaml: after you edited the answers, or
 with a newer gsgen. Files gsgen owns are rewritten (or removed when no longer
 planned); files you own are never touched; a file gsgen owns that you edited
-by hand stops the run with a diff, unless --force.`,
+by hand stops the run with a diff, and what gsgen upgrade's three-way merge
+would make of it, unless --force. To take a newer gsgen into files you
+edited, yours included, use gsgen upgrade.`,
 		Example: `  gsgen regen
   gsgen regen ./orders --dry-run`,
 		Args: argsBetween(0, 1, "at most one DIR"),

@@ -1,0 +1,190 @@
+package generator
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"strings"
+
+	"golang.org/x/mod/semver"
+)
+
+// Upgrade is what gsgen upgrade does to a service: the changes, the
+// conflicts among them, what migrating gsgen.yaml changed, and the gsgen
+// version that wrote the service.
+type Upgrade struct {
+	Model     *Model
+	Changes   Changes
+	From      string   // the gsgen version that wrote the service; "" when it recorded none
+	Notes     []string // what migrating gsgen.yaml changed
+	Conflicts []FileConflict
+	labels    MergeLabels // of the conflict markers
+}
+
+// FileConflict is a file whose three-way merge conflicts, and where.
+type FileConflict struct {
+	Path  string
+	Hunks []ConflictHunk
+}
+
+// ConflictError is an upgrade that conflicts, run without markers: nothing
+// is written.
+type ConflictError struct{ Files []FileConflict }
+
+func (e *ConflictError) Error() string {
+	hunks := 0
+	for _, f := range e.Files {
+		hunks += len(f.Hunks)
+	}
+	return fmt.Sprintf("%s in %s (listed above), where your edits and gsgen's changes meet, so nothing was written: run gsgen upgrade --conflicts=markers to write them into the files and resolve them there, or undo your edits of those lines and run gsgen upgrade again",
+		plural(hunks, "conflict"), plural(len(e.Files), "file"))
+}
+
+// plural is "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Upgrade renders the service for answers a (its gsgen.yaml, migrated, with
+// defaults applied) with this gsgen and brings each file to it:
+//   - a file the user did not edit since gsgen wrote it (its hash is the
+//     lock's) gets gsgen's new version, whoever owns it;
+//   - an edited file whose gsgen version did not change is kept as it is;
+//   - any other edited file is merged three ways (Merge3): base what gsgen
+//     wrote last (gsgen.base), ours the file on disk, theirs the new
+//     version. Without a base (a service written before gsgen.base) every
+//     difference is a conflict: never a silent overwrite;
+//   - a conflict stops the upgrade with a *ConflictError and nothing
+//     written, unless markers: then the file is written with diff3 markers;
+//   - a file gsgen no longer writes is deleted if the user never edited it,
+//     else kept and listed;
+//   - go.mod and go.sum are merged as on every run, and a file of the
+//     user's that gsgen did not write is never touched.
+func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, error) {
+	u := &Upgrade{Notes: notes}
+	if s.Base != nil {
+		u.From = s.Base.Version
+	}
+	if semver.Compare(u.From, Version) > 0 {
+		return nil, &InputError{Field: BaseFile, Msg: fmt.Sprintf("the service was written by gsgen %s, newer than this one (%s): upgrading would take back what the newer gsgen changed", u.From, Version),
+			Fix: "use gsgen " + u.From + " or newer (go install github.com/gsgen-dev/gsgen/cmd/gsgen@latest)"}
+	}
+	// A CI workflow the user deleted or replaced stays so, as in regen.
+	a, ciNote, err := s.keepWorkflowChoice(a)
+	if err != nil {
+		return nil, err
+	}
+	if ciNote != "" {
+		u.Notes = append(u.Notes, ciNote)
+	}
+	m, files, err := GenerateWith(a, s.UserSQL)
+	if err != nil {
+		return nil, err
+	}
+	u.Model = m
+	u.labels = MergeLabels{Ours: "yours", Base: "gsgen " + cmp.Or(u.From, "(older)") + ", as it wrote the file", Theirs: "gsgen " + Version}
+	planned := map[string]bool{}
+	for _, f := range files {
+		planned[f.Path] = true
+		c, err := s.upgradeFile(u, f, markers)
+		if err != nil {
+			return nil, err
+		}
+		u.Changes = append(u.Changes, c)
+	}
+	// Files of the last run that this gsgen no longer writes.
+	for _, p := range sortedKeys(s.Lock) {
+		if planned[p] {
+			continue
+		}
+		now, err := s.dir.read(p)
+		if err != nil {
+			return nil, err
+		}
+		if !now.exists {
+			continue
+		}
+		c := Change{RenderedFile: RenderedFile{PlannedFile: PlannedFile{Path: p, Owner: s.Lock[p].Owner}, Content: now.content}, onDisk: now.content, compared: true}
+		if Hash(now.content) == s.Lock[p].Hash {
+			c.Action = Delete
+		} else {
+			c.Action, c.Note = Leave, "edited, and gsgen no longer writes it: kept; adapt or delete it"
+		}
+		u.Changes = append(u.Changes, c)
+	}
+	s.record(u.Changes)
+	if len(u.Conflicts) > 0 && !markers {
+		return u, &ConflictError{Files: u.Conflicts}
+	}
+	return u, nil
+}
+
+// upgradeFile decides what upgrade does to one file gsgen writes (see
+// Upgrade), merging it when the user and gsgen both changed it.
+func (s *Service) upgradeFile(u *Upgrade, f RenderedFile, markers bool) (Change, error) {
+	now, err := s.dir.read(f.Path)
+	if err != nil {
+		return Change{}, err
+	}
+	disk := now.content
+	entry, known := s.Lock[f.Path]
+	c := Change{RenderedFile: f, onDisk: disk, compared: true}
+	switch {
+	case !now.exists && f.Owner == OwnedByUser && known:
+		c.Action = Skip // the user deleted a file of theirs: respect that
+	case !now.exists:
+		c.Action = Create
+	case f.Merge != nil:
+		if c.Content, err = f.Merge(disk, f.Content); err != nil {
+			return Change{}, err
+		}
+		c.Action = sameOr(disk, c.Content, Overwrite)
+	case bytes.Equal(disk, f.Content):
+		c.Action = Identical
+	case !inLock(f.PlannedFile):
+		c.Action = Overwrite // gsgen.yaml, the lock and the base: gsgen's records
+	case !known && f.Owner == OwnedByUser:
+		c.Action, c.Note = Keep, "yours, and gsgen did not write it: not touched"
+	case known && Hash(disk) == entry.Hash:
+		c.Action = Overwrite // not edited since gsgen wrote it
+		if f.Owner == OwnedByUser {
+			c.Note = "yours, unedited: gsgen's new version"
+		}
+	case known && Hash(f.Content) == entry.Hash:
+		c.Action, c.Note = Keep, "your edit kept: gsgen's version of the file did not change"
+	default:
+		var base []byte
+		if known {
+			base, _ = s.Base.Of(entry)
+		}
+		r := Merge3(base, disk, f.Content, u.labels)
+		c.rendered = f.Content
+		if n := len(r.Conflicts); n > 0 {
+			u.Conflicts = append(u.Conflicts, FileConflict{Path: f.Path, Hunks: r.Conflicts})
+			c.Note = fmt.Sprintf("CONFLICT: %s, listed below", plural(n, "hunk"))
+			if markers {
+				c.Note = fmt.Sprintf("CONFLICT: %s marked; the service does not build until you resolve them", plural(n, "hunk"))
+			}
+		} else {
+			c.Note = "merged: your edits and gsgen's changes"
+		}
+		c.Content = r.Merged
+		c.Action = sameOr(disk, r.Merged, Overwrite)
+	}
+	return c, nil
+}
+
+// ConflictList lists each conflicting file and hunk with its markers, as
+// --conflicts=markers would write them, for the user to read.
+func (u *Upgrade) ConflictList() string {
+	var b strings.Builder
+	for _, f := range u.Conflicts {
+		for _, h := range f.Hunks {
+			fmt.Fprintf(&b, "conflict  %s %s\n%s", f.Path, h.Where(), h.markers(u.labels))
+		}
+	}
+	return b.String()
+}
