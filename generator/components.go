@@ -101,7 +101,8 @@ type TaskServer struct {
 	Dedicated         bool // its own binary, cmd/<name>-worker, with srv.Run
 	Concurrency       int
 	TaskCheckInterval time.Duration
-	AllowRequeue      bool // task timeout may exceed ShutdownTimeout: handlers are idempotent
+	AllowRequeue      bool   // task timeout may exceed ShutdownTimeout: handlers are idempotent
+	ExampleType       string // the example task's type (ExampleTaskType)
 }
 
 // DefaultOutboxRelays is how many relay loops a replica runs: two keep
@@ -206,7 +207,8 @@ func (m *Model) deriveComponents(a Answers) error {
 			return &InputError{Field: "timeouts.task_timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", a.Timeouts.TaskTimeout),
 				Fix: "use whole seconds, e.g. " + Seconds(max(time.Second, time.Duration(a.Timeouts.TaskTimeout).Truncate(time.Second)))}
 		}
-		m.TaskServer = &TaskServer{Dedicated: s.Mode == "dedicated", Concurrency: s.Concurrency, TaskCheckInterval: taskCheckInterval, AllowRequeue: s.AllowRequeue}
+		m.TaskServer = &TaskServer{Dedicated: s.Mode == "dedicated", Concurrency: s.Concurrency, TaskCheckInterval: taskCheckInterval, AllowRequeue: s.AllowRequeue,
+			ExampleType: ExampleTaskType}
 	}
 	if m.Kafka {
 		m.DeadLetterHeaders = deadLetterHeaders

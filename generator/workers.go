@@ -70,9 +70,10 @@ var (
 	queueRE    = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 )
 
-// exampleTaskGoName is the Go name of the example task asynq brings
-// (tasks/example.go): a task type of the user's must not take it.
-const exampleTaskGoName = "WelcomeEmail"
+// ExampleTaskType is the type of the example task asynq brings
+// (tasks/example.go renders it): a task type of the user's must not take it,
+// or the mux panics at start with two handlers for one pattern.
+const ExampleTaskType = "email:welcome"
 
 // workerDefaults fills the worker and task answers that were not given.
 func (a *Answers) workerDefaults() {
@@ -103,17 +104,19 @@ func (m *Model) deriveWorkers(a Answers) error {
 	if len(a.Tasks) > 0 && !m.Asynq {
 		return &InputError{Field: "tasks", Msg: "task types are listed but the asynq component is not chosen", Fix: "add asynq to components (gsgen add task adds it), or remove the tasks list"}
 	}
-	seenType, seenGo := map[string]bool{}, map[string]string{exampleTaskGoName: "the example task email:welcome"}
+	// Go names that collide are found in the rendered code (checkRenderedGo);
+	// types are strings, seen here.
+	seenType, seenGo := map[string]string{ExampleTaskType: "the example task's type (internal/tasks/example.go)"}, map[string]string{}
 	queues := map[string]bool{DefaultQueue: true}
 	for i, t := range a.Tasks {
 		field := fmt.Sprintf("tasks[%d]", i)
 		if !taskTypeRE.MatchString(t.Type) || len(t.Type) > 64 {
 			return &InputError{Field: field + ".type", Msg: Quote(t.Type) + " is not a task type gsgen accepts", Fix: "use lower-case words joined by ':', e.g. report:build (at most 64 characters)"}
 		}
-		if seenType[t.Type] {
-			return &InputError{Field: field + ".type", Msg: Quote(t.Type) + " is listed twice", Fix: "give each task type once"}
+		if other, ok := seenType[t.Type]; ok {
+			return &InputError{Field: field + ".type", Msg: fmt.Sprintf("%s is %s already, and asynq routes one type to one handler", Quote(t.Type), other), Fix: "give each task type once, e.g. " + t.Type + "-2"}
 		}
-		seenType[t.Type] = true
+		seenType[t.Type] = field + ".type"
 		g := taskGoName(t.Type)
 		if other, ok := seenGo[g]; ok {
 			return &InputError{Field: field + ".type", Msg: fmt.Sprintf("%s and %s both become the Go name %s", Quote(t.Type), other, g), Fix: "rename one of them"}
