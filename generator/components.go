@@ -287,6 +287,15 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 				return bad("key", fmt.Sprintf("table %s has no column %s", c.Table, Quote(k)), "give the column(s) of its primary key or of a unique index")
 			}
 		}
+		if c.Key != "" && !picksOneRow(t, keys) {
+			whole := t.PrimaryKey
+			if len(whole) == 0 {
+				whole = t.Unique[0]
+			}
+			return bad("key", fmt.Sprintf("%s does not pick one row of %s, whose key is (%s): the keyed DELETE would also remove the rows that share it, still inside their retention",
+				Quote(c.Key), c.Table, strings.Join(whole, ", ")),
+				fmt.Sprintf("give every column of its primary key or of a unique index (--key %s), or leave the key out: the primary key is the default", strings.Join(whole, ",")))
+		}
 		if !t.covers(c.Column) {
 			m.warnings = append(m.warnings, fmt.Sprintf("%s.column: no index of %s begins with %s, so each run of cleaner %s reads the whole table; add one in a migration: CREATE INDEX ON %s (%s);",
 				field, c.Table, c.Column, c.Name, c.Table, c.Column))
@@ -297,6 +306,22 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 			QueryName: "DeleteExpired" + goName(c.Name), TestInsert: testInsert(c.Table, c.Column)})
 	}
 	return nil
+}
+
+// picksOneRow reports whether keys hold every column of the table's primary
+// key or of one of its unique constraints, so that a keyed DELETE of one key
+// removes one row. A table with neither cannot be told: its key is taken.
+func picksOneRow(t *Table, keys []string) bool {
+	sets := append([][]string{t.PrimaryKey}, t.Unique...)
+	if len(t.PrimaryKey) == 0 {
+		sets = t.Unique
+	}
+	if len(sets) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(sets, func(set []string) bool {
+		return len(set) > 0 && !slices.Contains(set, "") && !slices.ContainsFunc(set, func(col string) bool { return !slices.Contains(keys, col) })
+	})
 }
 
 // validateRetries checks the relay's failure settings against each other
