@@ -508,9 +508,16 @@ func withComponent(list []string, c Component) []string {
 	return list
 }
 
+// maxInstanceName is the longest name of a consumer, cleaner or worker.
+const maxInstanceName = 40
+
 func validateInstanceName(field, name string, seen map[string]bool) error {
-	if !nameRE.MatchString(name) || len(name) > 40 {
-		return &InputError{Field: field, Msg: Quote(name) + " is not a valid name", Fix: "use lower-case letters, digits and '-', starting with a letter, e.g. order-events"}
+	switch {
+	case len(name) > maxInstanceName:
+		return &InputError{Field: field, Msg: fmt.Sprintf("%s is %d characters long", Quote(name), len(name)),
+			Fix: fmt.Sprintf("use a name of at most %d characters (it names files, Go identifiers and environment variables)", maxInstanceName)}
+	case !nameRE.MatchString(name):
+		return &InputError{Field: field, Msg: Quote(name) + " is not a valid name", Fix: fmt.Sprintf("use lower-case letters, digits and '-', starting with a letter, at most %d characters, e.g. order-events", maxInstanceName)}
 	}
 	if seen[name] {
 		return &InputError{Field: field, Msg: Quote(name) + " is used twice", Fix: "give each instance its own name"}

@@ -47,6 +47,17 @@ func (t TaskType) InstanceName() string { return t.Type }
 
 func (t TaskAnswers) instanceName() string { return t.Type }
 
+// maxRetry is MaxRetry, or the default when it is not given.
+func (t TaskAnswers) maxRetry() int {
+	if t.MaxRetry == nil {
+		return DefaultTaskMaxRetry
+	}
+	return *t.MaxRetry
+}
+
+// Retries is a TaskAnswers.MaxRetry of n.
+func Retries(n int) *int { return &n }
+
 // Queue is one asynq queue and how often the server takes from it.
 type Queue struct {
 	Name     string
@@ -58,6 +69,10 @@ const (
 	DefaultTaskMaxRetry = 5
 	DefaultQueue        = "default"
 )
+
+// minWorkerInterval is the shortest pause between a worker's runs gsgen
+// takes: below it the ticker, not the work, sets the pace.
+const minWorkerInterval = time.Second
 
 var (
 	defaultWorkerInterval = time.Minute
@@ -86,7 +101,9 @@ func (a *Answers) workerDefaults() {
 		t := &a.Tasks[i]
 		setDefault(&t.Timeout, a.Timeouts.TaskTimeout)
 		setDefault(&t.Queue, DefaultQueue)
-		setDefault(&t.MaxRetry, DefaultTaskMaxRetry)
+		if t.MaxRetry == nil {
+			t.MaxRetry = Retries(DefaultTaskMaxRetry)
+		}
 	}
 }
 
@@ -97,6 +114,10 @@ func (m *Model) deriveWorkers(a Answers) error {
 		field := fmt.Sprintf("workers[%d]", i)
 		if err := validateInstanceName(field+".name", w.Name, seen); err != nil {
 			return err
+		}
+		if time.Duration(w.Interval) < minWorkerInterval {
+			return &InputError{Field: field + ".interval", Msg: fmt.Sprintf("%v is shorter than %v: each tick starts a run, with its own timeout, log line and metrics, so a shorter interval is a busy loop", time.Duration(w.Interval), minWorkerInterval),
+				Fix: fmt.Sprintf("use %v or more; for work that must follow events, use a Kafka consumer or an asynq task instead", minWorkerInterval)}
 		}
 		m.Workers = append(m.Workers, WorkerJob{Name: w.Name, GoName: goName(w.Name), FileName: snake(w.Name),
 			EnvPrefix: envPrefix("WORKER", w.Name), Interval: time.Duration(w.Interval), Timeout: time.Duration(w.Timeout)})
@@ -131,12 +152,16 @@ func (m *Model) deriveWorkers(a Answers) error {
 		}
 		queues[t.Queue] = true
 		m.Tasks = append(m.Tasks, TaskType{Type: t.Type, GoName: g, FileName: taskFileName(t.Type),
-			Timeout: time.Duration(t.Timeout), Queue: t.Queue, MaxRetry: t.MaxRetry})
+			Timeout: time.Duration(t.Timeout), Queue: t.Queue, MaxRetry: t.maxRetry()})
 	}
 	if !m.Asynq {
 		return nil
 	}
 	for _, q := range sortedKeys(a.Asynq.Queues) {
+		if !queueRE.MatchString(q) || len(q) > 64 {
+			// Checked first: the advice below repeats the name as a flag.
+			return &InputError{Field: "asynq.queues." + Shorten(q), Msg: Quote(q) + " is not a queue name gsgen accepts", Fix: "use lower-case letters, digits, '-' and '_', e.g. critical"}
+		}
 		if !queues[q] {
 			return &InputError{Field: "asynq.queues." + q, Msg: "no task uses queue " + Quote(q), Fix: "remove it, or give a task --queue " + q}
 		}

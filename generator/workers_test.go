@@ -126,12 +126,14 @@ func TestBadWorkersAndTasksAreRefused(t *testing.T) {
 		{"worker config", func(a *Answers) { a.Workers[0].Name = "config" }, "workers[0].name"},
 		{"worker new", func(a *Answers) { a.Workers[0].Name = "new" }, "workers[0].name"},
 		{"worker x-test", func(a *Answers) { a.Workers[0].Name = "x-test" }, "workers[0].name"},
+		{"worker interval of 1ns", func(a *Answers) { a.Workers[0].Interval = Duration(time.Nanosecond) }, "workers[0].interval"},
 		{"worker x-linux", func(a *Answers) { a.Workers[0].Name = "x-linux" }, "workers[0].name"},
 		{"task task", func(a *Answers) { a.Tasks[0].Type = "task" }, "tasks[0].type"},
 		{"tasks type and payload", func(a *Answers) { a.Tasks = append(a.Tasks, TaskAnswers{Type: "type"}, TaskAnswers{Type: "payload"}) }, "tasks[2].type"},
 		{"task timeout not whole", func(a *Answers) { a.Tasks[0].Timeout = Duration(1500 * time.Millisecond) }, "tasks[0].timeout"},
 		{"queue", func(a *Answers) { a.Tasks[0].Queue = "Reports!" }, "tasks[0].queue"},
 		{"priority of a queue no task uses", func(a *Answers) { a.Asynq.Queues = map[string]int{"other": 2} }, "asynq.queues.other"},
+		{"queue name with a space", func(a *Answers) { a.Asynq.Queues = map[string]int{"a b": 2} }, "asynq.queues.a b"},
 		{"priority too high", func(a *Answers) { a.Asynq.Queues = map[string]int{"reports": 1000} }, "asynq.queues.reports"},
 		{"tasks without asynq", func(a *Answers) { a.Components = []string{"http"}; a.Asynq = AsynqAnswers{} }, "tasks"},
 	} {
@@ -178,5 +180,29 @@ func TestRemoveWorkerAndTask(t *testing.T) {
 	}
 	if _, err := a.AddWorker(a.Workers[0]); err == nil {
 		t.Error("added a second worker of the same name")
+	}
+}
+
+// max_retry 0 is asynq's "never retried": kept through the answers file and
+// rendered, not replaced by the default.
+func TestTaskMaxRetryZero(t *testing.T) {
+	a := withWorkerAndTask(t)
+	a.Tasks[0].MaxRetry = Retries(0)
+	_, files, err := Generate(a.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		switch f.Path {
+		case "internal/tasks/types.go":
+			if !strings.Contains(string(f.Content), "asynq.MaxRetry(0)") {
+				t.Errorf("types.go does not set MaxRetry(0):\n%s", f.Content)
+			}
+		case AnswersFile:
+			back, err := ParseAnswersFile(AnswersFile, f.Content)
+			if err != nil || back.Tasks[0].MaxRetry == nil || *back.Tasks[0].MaxRetry != 0 {
+				t.Errorf("gsgen.yaml does not keep max_retry 0: %v\n%s", err, f.Content)
+			}
+		}
 	}
 }

@@ -199,7 +199,7 @@ func TestBadInput(t *testing.T) {
 		{name: "huge duration with =", args: []string{"new", fresh, "--yes", "--grace=" + huge}, want: `invalid argument "` + huge[:80] + `…"`},
 		{name: "huge unknown flag", args: []string{"new", fresh, "--" + huge}, want: "unknown flag: --" + huge[:80] + "…"},
 		{name: "huge unknown command", args: []string{huge}, want: `unknown command "` + huge[:80] + `…"`},
-		{name: "huge consumer", args: []string{"new", fresh, "--yes", "--components", "kafka", "--consumer", huge}, want: `kafka[0].name: "` + huge[:80] + `…" is not a valid name`},
+		{name: "huge consumer", args: []string{"new", fresh, "--yes", "--components", "kafka", "--consumer", huge}, want: `kafka[0].name: "` + huge[:80] + `…" is 102400 characters long; use a name of at most 40 characters`},
 		{name: "huge topic", args: []string{"new", fresh, "--yes", "--components", "outbox", "--outbox-topic", huge}, want: "is not a valid Kafka topic name"},
 		{name: "huge asynq mode", args: []string{"new", fresh, "--yes", "--components", "asynq", "--asynq-mode", huge}, want: "asynq.mode: unknown mode"},
 		{name: "huge components", args: []string{"new", fresh, "--yes", "--components", huge}, want: "unknown component"},
@@ -450,7 +450,7 @@ func TestBadInput(t *testing.T) {
 		}, want: `both become the Kafka group "svc-events"`},
 		{name: "huge consumer name on add", setup: func(t *testing.T, dir string) []string {
 			return []string{"add", "kafka", huge, "--dir", service(t, dir, "--components", "http,kafka")}
-		}, want: "is not a valid name"},
+		}, want: "is 102400 characters long; use a name of at most 40 characters"},
 		{name: "huge name on remove", setup: func(t *testing.T, dir string) []string {
 			return []string{"remove", "kafka", huge, "--dir", service(t, dir, "--components", "http,kafka")}
 		}, want: `no consumer named "` + huge[:80] + `…"`},

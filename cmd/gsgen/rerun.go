@@ -262,7 +262,7 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 	for _, n := range []struct {
 		flag string
 		v    int
-	}{{"batch", f.batch}, {"max-retry", f.maxRetry}} {
+	}{{"batch", f.batch}} {
 		if fs.Changed(n.flag) {
 			if err := positive(n.flag, n.v); err != nil {
 				return a, err
@@ -296,7 +296,14 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 		if !fs.Changed("timeout") {
 			return a, usageError{errors.New("add task needs --timeout, how long one attempt may take, e.g. " + addExample[k.Name])}
 		}
-		return a.AddTask(generator.TaskAnswers{Type: name, Timeout: generator.Duration(f.timeout), Queue: f.queue, MaxRetry: f.maxRetry})
+		var retries *int // not given: the default
+		if fs.Changed("max-retry") {
+			if f.maxRetry < 0 {
+				return a, &generator.InputError{Field: "--max-retry", Msg: fmt.Sprintf("%d is negative", f.maxRetry), Fix: "give 0 (never retried) or more, or leave it out for the default 5"}
+			}
+			retries = generator.Retries(f.maxRetry)
+		}
+		return a.AddTask(generator.TaskAnswers{Type: name, Timeout: generator.Duration(f.timeout), Queue: f.queue, MaxRetry: retries})
 	}
 	return a, fmt.Errorf("gsgen cannot add a %s yet", kind) // a kind with instances and no case above: a gsgen bug
 }
