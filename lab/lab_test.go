@@ -307,8 +307,10 @@ func TestMarkerIsReadAndWrittenSafely(t *testing.T) {
 		"fifo":         func(p string) error { return syscall.Mkfifo(p, 0o644) },
 		"directory":    func(p string) error { return os.Mkdir(p, 0o755) },
 		"hints -5":     func(p string) error { return os.WriteFile(p, []byte(`{"lab": 1, "hints_shown": -5}`), 0o644) },
-		"hints maxint": func(p string) error { return os.WriteFile(p, []byte(`{"lab": 1, "hints_shown": 9223372036854775807}`), 0o644) },
-		"huge":         func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte(" "), maxMarker+1), 0o644) },
+		"hints maxint": func(p string) error {
+			return os.WriteFile(p, []byte(`{"lab": 1, "hints_shown": 9223372036854775807}`), 0o644)
+		},
+		"huge": func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte(" "), maxMarker+1), 0o644) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
