@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // add worker and add task write the user's files once and wire gsgen's;
@@ -149,5 +151,37 @@ func TestAddAsksForACleaner(t *testing.T) {
 	yaml, _ := os.ReadFile(filepath.Join(dir, "gsgen.yaml"))
 	if !strings.Contains(string(yaml), "name: old-events\n    table: processed_event\n    column: processed_at\n    retention: 48h") {
 		t.Errorf("gsgen.yaml:\n%s", yaml)
+	}
+}
+
+// The prompt checks a name against the Go it renders, as add does: a name
+// whose identifiers collide is asked again, with the reason.
+func TestAddPromptRefusesACollidingName(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop")
+	mustGsgen(t, "add", "worker", "x2", "--interval", "1m", "--dir", dir)
+	before := treeHash(t, dir)
+	code, stdout, stderr := gsgenReading(t, strings.NewReader("5\nx-2\n"), "add", "--accessible", "--dir", dir)
+	if code != exitBadInput || !strings.Contains(stdout, `"x-2" gives the Go name NewX2, which workers[0].name "x2"`) {
+		t.Errorf("exit %d; stdout lacks the collision:\n%s%s", code, stdout, stderr)
+	}
+	if treeHash(t, dir) != before {
+		t.Error("the refused answer changed the service")
+	}
+}
+
+// Every flag of an instance says which kinds it is for: one without would
+// be taken by every kind and used by none.
+func TestEveryInstanceFlagHasItsKinds(t *testing.T) {
+	var f instanceFlags
+	f.register(pflag.NewFlagSet("add", pflag.ContinueOnError))
+	f.set.VisitAll(func(flag *pflag.Flag) {
+		if len(instanceFlagKinds[flag.Name]) == 0 {
+			t.Errorf("--%s is in no kind's list (instanceFlagKinds)", flag.Name)
+		}
+	})
+	for name := range instanceFlagKinds {
+		if f.set.Lookup(name) == nil {
+			t.Errorf("instanceFlagKinds lists --%s, which register does not define", name)
+		}
 	}
 }
