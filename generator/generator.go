@@ -41,6 +41,9 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	} else if files, err = renderBesideSQLC(m, plan, userSQL); err != nil {
 		return nil, nil, err
 	}
+	if err := m.checkRenderedGo(files); err != nil {
+		return nil, nil, err
+	}
 	lock := lockOf(files)
 	files = append(files, RenderedFile{PlannedFile: PlannedFile{Path: LockFile, Owner: OwnedByGsgen, NoMarker: true}, Content: lock.Bytes()})
 	slices.SortFunc(files, func(a, b RenderedFile) int { return strings.Compare(a.Path, b.Path) })

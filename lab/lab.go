@@ -8,12 +8,12 @@
 package lab
 
 import (
+	"bufio"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,45 +241,86 @@ func markerBytes(m marker) ([]byte, error) {
 	return append(data, '\n'), err
 }
 
-func writeMarker(dir string, m marker) error {
-	data, err := markerBytes(m)
-	if err != nil {
-		return err
+// maxMarker caps what is read of a marker: a few dozen bytes are written.
+const maxMarker = 64 << 10
+
+// openMarker reads the marker in the service directory d: the lab, the hints
+// shown (held to what the lab has) and the bytes read.
+func openMarker(d *generator.ServiceDir, dir string) (Lab, marker, []byte, error) {
+	field := filepath.Join(dir, MarkerFile)
+	data, exists, err := d.ReadFile(MarkerFile, maxMarker)
+	switch {
+	case err != nil:
+		return Lab{}, marker{}, nil, err
+	case !exists:
+		return Lab{}, marker{}, nil, noLab(dir)
 	}
-	return os.WriteFile(filepath.Join(dir, MarkerFile), data, 0o644)
+	again := "run gsgen lab new N DIR again into an empty directory"
+	var m marker
+	if err := json.Unmarshal(data, &m); err != nil {
+		return Lab{}, marker{}, nil, &generator.InputError{Field: field, Msg: generator.Shorten(err.Error()), Fix: again}
+	}
+	l, err := Get(m.Lab)
+	if err != nil {
+		return Lab{}, marker{}, nil, err
+	}
+	if m.HintsShown < 0 || m.HintsShown > len(l.Hints) {
+		return Lab{}, marker{}, nil, &generator.InputError{Field: field, Msg: fmt.Sprintf("hints_shown: %d is not between 0 and %d, the hints lab %d has", m.HintsShown, len(l.Hints), l.Number),
+			Fix: fmt.Sprintf(`set it to the hints you have seen, e.g. "hints_shown": 0, or %s`, again)}
+	}
+	return l, m, data, nil
+}
+
+func noLab(dir string) error {
+	return &generator.InputError{Field: dir, Msg: "holds no lab (no " + MarkerFile + ")", Fix: "give the directory gsgen lab new wrote, or run gsgen lab new N DIR"}
+}
+
+// openLab opens dir as gsgen opens a service (generator.ServiceDir): under
+// its lock, and every file read bounded, regular, never through a link.
+func openLab(dir string, readOnly bool) (*generator.ServiceDir, error) {
+	d, err := generator.OpenServiceDir(dir, readOnly, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !d.Exists() {
+		d.Close()
+		return nil, noLab(dir)
+	}
+	return d, nil
 }
 
 // Open returns the lab dir holds, and the hints already shown.
 func Open(dir string) (Lab, int, error) {
-	data, err := os.ReadFile(filepath.Join(dir, MarkerFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return Lab{}, 0, &generator.InputError{Field: dir, Msg: "holds no lab (no " + MarkerFile + ")", Fix: "give the directory gsgen lab new wrote, or run gsgen lab new N DIR"}
-	}
+	d, err := openLab(dir, true)
 	if err != nil {
 		return Lab{}, 0, err
 	}
-	var m marker
-	if err := json.Unmarshal(data, &m); err != nil {
-		return Lab{}, 0, &generator.InputError{Field: filepath.Join(dir, MarkerFile), Msg: err.Error(), Fix: "run gsgen lab new N DIR again into an empty directory"}
-	}
-	l, err := Get(m.Lab)
-	if err != nil {
-		return Lab{}, 0, err
-	}
-	return l, m.HintsShown, nil
+	defer d.Close()
+	l, m, _, err := openMarker(d, dir)
+	return l, m.HintsShown, err
 }
 
 // NextHint returns the next hint of the lab in dir, numbered from 1, and
-// remembers it was shown. Once all were shown it returns the last again
-// with more == false.
+// remembers it was shown: the marker is rewritten under the lab's lock,
+// through its journal (atomic, never through a link). Once all were shown it
+// returns the last again with more == false.
 func NextHint(dir string) (l Lab, n int, hint string, more bool, err error) {
-	l, shown, err := Open(dir)
+	d, err := openLab(dir, false)
 	if err != nil {
 		return l, 0, "", false, err
 	}
-	n = min(shown+1, len(l.Hints))
-	if shown < len(l.Hints) {
-		if err := writeMarker(dir, marker{Lab: l.Number, HintsShown: n}); err != nil {
+	defer d.Close()
+	l, m, onDisk, err := openMarker(d, dir)
+	if err != nil {
+		return l, 0, "", false, err
+	}
+	n = min(m.HintsShown+1, len(l.Hints))
+	if m.HintsShown < len(l.Hints) {
+		data, err := markerBytes(marker{Lab: l.Number, HintsShown: n})
+		if err != nil {
+			return l, 0, "", false, err
+		}
+		if err := d.ReplaceFile(MarkerFile, onDisk, data); err != nil {
 			return l, 0, "", false, err
 		}
 	}
@@ -299,23 +340,11 @@ func Check(l Lab, dir string, out io.Writer, env []string) (bool, error) {
 	env = append(env[:len(env):len(env)], "CI=1")
 	ok := true
 	for _, t := range l.Tests {
-		args := []string{"test", "-trimpath", "-count=1", "-failfast"}
-		if len(t.Run) > 0 {
-			args = append(args, "-run", "^("+strings.Join(quoteAll(t.Run), "|")+")$")
+		passed, err := runTest(t, dir, env, out)
+		if err != nil {
+			return false, err
 		}
-		args = append(args, t.Pkg)
-		fmt.Fprintf(out, "$ go %s\n", strings.Join(args, " "))
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		cmd.Env = env
-		cmd.Stdout, cmd.Stderr = out, out
-		if err := cmd.Run(); err != nil {
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) {
-				return false, fmt.Errorf("go test: %w", err)
-			}
-			ok = false
-		}
+		ok = ok && passed
 	}
 	if l.Vet {
 		fmt.Fprintln(out, "$ gsgen vet --manifests deploy/k8s ./...")
@@ -336,6 +365,73 @@ func Check(l Lab, dir string, out io.Writer, env []string) (bool, error) {
 		}
 	}
 	return ok, nil
+}
+
+// runTest runs one of the lab's go test commands in dir, printing what the
+// tests print, and reports whether it passed. go test -run that matches no
+// test passes ("[no tests to run]"): a check that ran none of its tests
+// fails instead, naming them, so a deleted or renamed test never reads as a
+// fixed lab. go test -json says which tests ran.
+func runTest(t Test, dir string, env []string, out io.Writer) (bool, error) {
+	args := []string{"test", "-json", "-trimpath", "-count=1", "-failfast"}
+	if len(t.Run) > 0 {
+		args = append(args, "-run", "^("+strings.Join(quoteAll(t.Run), "|")+")$")
+	}
+	args = append(args, t.Pkg)
+	fmt.Fprintf(out, "$ go %s\n", strings.Join(args, " "))
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stderr = out
+	events, err := cmd.StdoutPipe()
+	if err != nil {
+		return false, err
+	}
+	if err := cmd.Start(); err != nil {
+		return false, fmt.Errorf("go test: %w", err)
+	}
+	ran := map[string]bool{}
+	r := bufio.NewReader(events)
+	for {
+		line, err := r.ReadBytes('\n')
+		var ev struct{ Action, Test, Output string }
+		switch {
+		case len(line) == 0:
+		case json.Unmarshal(line, &ev) != nil:
+			out.Write(line) // not an event: go's own words
+		default:
+			io.WriteString(out, ev.Output)
+			if ev.Action == "run" && !strings.Contains(ev.Test, "/") {
+				ran[ev.Test] = true
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	passed := true
+	if err := cmd.Wait(); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			return false, fmt.Errorf("go test: %w", err)
+		}
+		passed = false
+	}
+	var missing []string
+	for _, name := range t.Run {
+		if !ran[name] {
+			missing = append(missing, name)
+		}
+	}
+	if len(t.Run) == 0 && len(ran) == 0 {
+		missing = append(missing, "test at all")
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(out, "gsgen lab check: go test ran no %s in %s, so the check proves nothing and fails: restore the lab's tests (gsgen lab new writes them again into an empty directory)\n",
+			strings.Join(missing, ", "), t.Pkg)
+		passed = false
+	}
+	return passed, nil
 }
 
 func quoteAll(names []string) []string {
