@@ -17,9 +17,10 @@ import (
 // rerunFlags are what add, regen and remove share: where the service is,
 // whether to write, and whether to overwrite hand edits.
 type rerunFlags struct {
-	dir    string
-	dryRun bool
-	force  bool
+	dir      string
+	dryRun   bool
+	force    bool
+	forceLab bool
 }
 
 func addRerunFlags(cmd *cobra.Command) *rerunFlags {
@@ -27,6 +28,7 @@ func addRerunFlags(cmd *cobra.Command) *rerunFlags {
 	cmd.Flags().StringVar(&f.dir, "dir", ".", "the service's directory (where gsgen.yaml is)")
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print a unified diff of every change; write nothing")
 	cmd.Flags().BoolVar(&f.force, "force", false, "overwrite files gsgen owns even if they were edited by hand (says which)")
+	cmd.Flags().BoolVar(&f.forceLab, "force-lab", false, "run in a lab's directory too, undoing its planted mistake")
 	return f
 }
 
@@ -39,6 +41,9 @@ func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
 // rerunService is rerun with the service at hand, for an edit that checks
 // answers against it (its own SQL included).
 func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generator.Answers) error) error {
+	if err := refuseLab(f.dir, f.forceLab); err != nil {
+		return err
+	}
 	// The lock is held for the whole read-modify-write: a second run waits,
 	// then reads what this one wrote.
 	d, err := generator.OpenServiceDir(f.dir, f.dryRun, e.say)
