@@ -94,10 +94,12 @@ type WorkerAnswers struct {
 
 // TaskAnswers configures one asynq task type of the user's.
 type TaskAnswers struct {
-	Type     string   `yaml:"type"`              // its name in Redis: "report:build"
-	Timeout  Duration `yaml:"timeout,omitempty"` // one attempt; fits in asynq_shutdown unless asynq.allow_requeue
-	Queue    string   `yaml:"queue,omitempty"`
-	MaxRetry int      `yaml:"max_retry,omitempty"`
+	Type    string   `yaml:"type"`              // its name in Redis: "report:build"
+	Timeout Duration `yaml:"timeout,omitempty"` // one attempt; fits in asynq_shutdown unless asynq.allow_requeue
+	Queue   string   `yaml:"queue,omitempty"`
+	// MaxRetry is how often a failing task is retried; nil takes the
+	// default, and 0 (asynq allows it) retries never.
+	MaxRetry *int `yaml:"max_retry,omitempty"`
 }
 
 // TimeoutAnswers holds the shutdown budget, one field per `--flag`.

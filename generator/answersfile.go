@@ -177,6 +177,23 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		}
 		v.SetInt(int64(i))
 		return nil
+	case reflect.Pointer:
+		// An optional count whose zero means something (max_retry: 0, never
+		// retried): nil when not given, else 0 or more.
+		if v.Type().Elem().Kind() != reflect.Int {
+			break
+		}
+		i, err := strconv.Atoi(n.Value)
+		if n.Kind != yaml.ScalarNode || err != nil {
+			return d.fail(n, where, Quote(n.Value)+" is not a whole number", "")
+		}
+		if i < 0 {
+			return d.fail(n, where, fmt.Sprintf("%d is negative", i), "give 0 or more, or leave the key out to take the default")
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().SetInt(int64(i))
+		v.Set(p)
+		return nil
 	case reflect.Bool:
 		var b bool
 		if n.Kind != yaml.ScalarNode || n.Decode(&b) != nil {

@@ -101,7 +101,8 @@ type TaskServer struct {
 	Dedicated         bool // its own binary, cmd/<name>-worker, with srv.Run
 	Concurrency       int
 	TaskCheckInterval time.Duration
-	AllowRequeue      bool // task timeout may exceed ShutdownTimeout: handlers are idempotent
+	AllowRequeue      bool   // task timeout may exceed ShutdownTimeout: handlers are idempotent
+	ExampleType       string // the example task's type (ExampleTaskType)
 }
 
 // DefaultOutboxRelays is how many relay loops a replica runs: two keep
@@ -206,7 +207,8 @@ func (m *Model) deriveComponents(a Answers) error {
 			return &InputError{Field: "timeouts.task_timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", a.Timeouts.TaskTimeout),
 				Fix: "use whole seconds, e.g. " + Seconds(max(time.Second, time.Duration(a.Timeouts.TaskTimeout).Truncate(time.Second)))}
 		}
-		m.TaskServer = &TaskServer{Dedicated: s.Mode == "dedicated", Concurrency: s.Concurrency, TaskCheckInterval: taskCheckInterval, AllowRequeue: s.AllowRequeue}
+		m.TaskServer = &TaskServer{Dedicated: s.Mode == "dedicated", Concurrency: s.Concurrency, TaskCheckInterval: taskCheckInterval, AllowRequeue: s.AllowRequeue,
+			ExampleType: ExampleTaskType}
 	}
 	if m.Kafka {
 		m.DeadLetterHeaders = deadLetterHeaders
@@ -285,6 +287,15 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 				return bad("key", fmt.Sprintf("table %s has no column %s", c.Table, Quote(k)), "give the column(s) of its primary key or of a unique index")
 			}
 		}
+		if c.Key != "" && !picksOneRow(t, keys) {
+			whole := t.PrimaryKey
+			if len(whole) == 0 {
+				whole = t.Unique[0]
+			}
+			return bad("key", fmt.Sprintf("%s does not pick one row of %s, whose key is (%s): the keyed DELETE would also remove the rows that share it, still inside their retention",
+				Quote(c.Key), c.Table, strings.Join(whole, ", ")),
+				fmt.Sprintf("give every column of its primary key or of a unique index (--key %s), or leave the key out: the primary key is the default", strings.Join(whole, ",")))
+		}
 		if !t.covers(c.Column) {
 			m.warnings = append(m.warnings, fmt.Sprintf("%s.column: no index of %s begins with %s, so each run of cleaner %s reads the whole table; add one in a migration: CREATE INDEX ON %s (%s);",
 				field, c.Table, c.Column, c.Name, c.Table, c.Column))
@@ -295,6 +306,22 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 			QueryName: "DeleteExpired" + goName(c.Name), TestInsert: testInsert(c.Table, c.Column)})
 	}
 	return nil
+}
+
+// picksOneRow reports whether keys hold every column of the table's primary
+// key or of one of its unique constraints, so that a keyed DELETE of one key
+// removes one row. A table with neither cannot be told: its key is taken.
+func picksOneRow(t *Table, keys []string) bool {
+	sets := append([][]string{t.PrimaryKey}, t.Unique...)
+	if len(t.PrimaryKey) == 0 {
+		sets = t.Unique
+	}
+	if len(sets) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(sets, func(set []string) bool {
+		return len(set) > 0 && !slices.Contains(set, "") && !slices.ContainsFunc(set, func(col string) bool { return !slices.Contains(keys, col) })
+	})
 }
 
 // validateRetries checks the relay's failure settings against each other
@@ -481,9 +508,16 @@ func withComponent(list []string, c Component) []string {
 	return list
 }
 
+// maxInstanceName is the longest name of a consumer, cleaner or worker.
+const maxInstanceName = 40
+
 func validateInstanceName(field, name string, seen map[string]bool) error {
-	if !nameRE.MatchString(name) || len(name) > 40 {
-		return &InputError{Field: field, Msg: Quote(name) + " is not a valid name", Fix: "use lower-case letters, digits and '-', starting with a letter, e.g. order-events"}
+	switch {
+	case len(name) > maxInstanceName:
+		return &InputError{Field: field, Msg: fmt.Sprintf("%s is %d characters long", Quote(name), len(name)),
+			Fix: fmt.Sprintf("use a name of at most %d characters (it names files, Go identifiers and environment variables)", maxInstanceName)}
+	case !nameRE.MatchString(name):
+		return &InputError{Field: field, Msg: Quote(name) + " is not a valid name", Fix: fmt.Sprintf("use lower-case letters, digits and '-', starting with a letter, at most %d characters, e.g. order-events", maxInstanceName)}
 	}
 	if seen[name] {
 		return &InputError{Field: field, Msg: Quote(name) + " is used twice", Fix: "give each instance its own name"}

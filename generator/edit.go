@@ -137,8 +137,13 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 		case Outbox:
 			a.Outbox = OutboxAnswers{}
 		case Asynq:
+			// Task types are the user's handlers on this server: removing it
+			// must not drop them from gsgen.yaml unsaid.
+			if types := KindNamed(string(Task)).Instances.names(a); len(types) > 0 {
+				return a, &InputError{Field: "tasks", Msg: fmt.Sprintf("the service has task types (%s), which run on the asynq server", listShort(types, 8)),
+					Fix: fmt.Sprintf("remove them first (gsgen remove task %s; your handler files stay), then remove asynq", types[0])}
+			}
 			a.Asynq = AsynqAnswers{}
-			a.Tasks = nil
 		}
 		a.Cleaners = withoutCleanersOf(a.Cleaners, c)
 		if len(a.Cleaners) == 0 && c != Cleaner && slices.Contains(a.Components, string(Cleaner)) {

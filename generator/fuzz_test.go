@@ -2,6 +2,10 @@ package generator
 
 import (
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -149,4 +153,88 @@ func checkModel(t *testing.T, m *Model) {
 			t.Fatalf("accepted %s %v against %s %v", b.Name, b.D, b.LimitName, b.Limit)
 		}
 	}
+}
+
+// FuzzInstanceNames: the names of workers and task types either are refused
+// with an *InputError or render packages that go/types finds no
+// redeclaration in, with no file Go would take for a test file or leave out
+// of a build. go/types is a second reader of the rendered code, apart from
+// checkRenderedGo's walk of the declarations.
+func FuzzInstanceNames(f *testing.F) {
+	for _, seed := range [][4]string{
+		{"x2", "x-2", "report:build", ""}, {"a-b", "a--b", "", ""}, {"func", "", "", ""}, {"config", "", "", ""},
+		{"new", "", "", ""}, {"x-test", "", "", ""}, {"x-linux", "", "", ""}, {"", "", "task", ""},
+		{"", "", "type", "payload"}, {"", "", "email:welcome", ""}, {"", "", "welcome:email", ""}, {"nightly", "", "a:b", "a-b"},
+	} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, worker1, worker2, task1, task2 string) {
+		a := Answers{Name: "shop", Components: []string{"http"}}
+		for _, w := range []string{worker1, worker2} {
+			if w != "" {
+				a.Workers = append(a.Workers, WorkerAnswers{Name: w, Interval: Duration(time.Minute)})
+			}
+		}
+		for _, task := range []string{task1, task2} {
+			if task != "" {
+				a.Components = []string{"http", "asynq"}
+				a.Tasks = append(a.Tasks, TaskAnswers{Type: task})
+			}
+		}
+		_, files, err := Generate(a.WithDefaults())
+		if err != nil {
+			requireInputError(t, err)
+			return
+		}
+		byDir := map[string][]RenderedFile{}
+		for _, f := range files {
+			if strings.HasSuffix(f.Path, ".go") {
+				byDir[filepath.Dir(f.Path)] = append(byDir[filepath.Dir(f.Path)], f)
+			}
+			if f.Item != nil && strings.HasSuffix(f.Path, "_test.go") && !strings.Contains(f.Template, "_test.go") {
+				t.Fatalf("accepted a name that makes %s a test file", f.Path)
+			}
+		}
+		for dir, fs := range byDir {
+			if redeclared := typeCheckRedeclarations(t, fs); redeclared != "" {
+				t.Fatalf("accepted names whose code does not build: %s: %s", dir, redeclared)
+			}
+		}
+	})
+}
+
+// typeCheckRedeclarations type-checks each package among files (imports
+// left unresolved) and returns the first error saying that a name is
+// declared twice, or "".
+func typeCheckRedeclarations(t *testing.T, files []RenderedFile) string {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs := map[string][]*ast.File{}
+	for _, f := range files {
+		file, err := parser.ParseFile(fset, f.Path, f.Content, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatalf("%s does not parse: %v", f.Path, err)
+		}
+		pkgs[file.Name.Name] = append(pkgs[file.Name.Name], file)
+	}
+	found := ""
+	for name, fs := range pkgs {
+		conf := types.Config{Importer: fakeImporter{}, Error: func(err error) {
+			if msg := err.Error(); found == "" && (strings.Contains(msg, "redeclared") || strings.Contains(msg, "already declared")) {
+				found = msg
+			}
+		}}
+		conf.Check(name, fset, fs, nil)
+	}
+	return found
+}
+
+// fakeImporter gives every import an empty package: only declarations
+// within the package matter here.
+type fakeImporter struct{}
+
+func (fakeImporter) Import(path string) (*types.Package, error) {
+	p := types.NewPackage(path, filepath.Base(path))
+	p.MarkComplete()
+	return p, nil
 }

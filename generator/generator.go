@@ -41,6 +41,9 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	} else if files, err = renderBesideSQLC(m, plan, userSQL); err != nil {
 		return nil, nil, err
 	}
+	if err := m.checkRenderedGo(files); err != nil {
+		return nil, nil, err
+	}
 	lock := lockOf(files)
 	base := EncodeBase(Version, lock, baseOf(files))
 	files = append(files,

@@ -353,7 +353,7 @@ func taskSettings(a Answers) []setting {
 	for i, t := range a.Tasks {
 		s = append(s,
 			duration(fmt.Sprintf("tasks[%d].timeout", i), t.Timeout, maxTimeout),
-			count(fmt.Sprintf("tasks[%d].max_retry", i), t.MaxRetry, limits.TaskMaxRetry))
+			count(fmt.Sprintf("tasks[%d].max_retry", i), t.maxRetry(), limits.TaskMaxRetry))
 	}
 	return s
 }

@@ -25,6 +25,7 @@ type Table struct {
 	Columns    []Column
 	PrimaryKey []string
 	Indexes    [][]string
+	Unique     [][]string // the columns of each unique constraint and unique index
 }
 
 // Column is a column and the last part of its type's name: "timestamptz"
@@ -153,6 +154,9 @@ func (s Schema) apply(file string, n *pg_query.Node) {
 				cols = append(cols, p.GetIndexElem().GetName()) // "" for an expression
 			}
 			t.Indexes = append(t.Indexes, cols)
+			if ix.GetUnique() && ix.GetWhereClause() == nil { // a partial index is unique only where it applies
+				t.Unique = append(t.Unique, cols)
+			}
 		}
 	case n.GetDropStmt() != nil:
 		d := n.GetDropStmt()
@@ -220,6 +224,7 @@ func (t *Table) addConstraint(c *pg_query.Constraint, column string) {
 		t.PrimaryKey = keys
 	case pg_query.ConstrType_CONSTR_UNIQUE:
 		t.Indexes = append(t.Indexes, keys)
+		t.Unique = append(t.Unique, keys)
 	}
 }
 
@@ -229,7 +234,7 @@ func (t *Table) renameColumn(from, to string) {
 			t.Columns[i].Name = to
 		}
 	}
-	for _, cols := range append([][]string{t.PrimaryKey}, t.Indexes...) {
+	for _, cols := range slices.Concat([][]string{t.PrimaryKey}, t.Indexes, t.Unique) {
 		for i := range cols {
 			if cols[i] == from {
 				cols[i] = to

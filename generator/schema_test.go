@@ -111,6 +111,10 @@ func TestCleanerChecksTheSchema(t *testing.T) {
 		{"no primary key, no id", cleaner(CleanerAnswers{Table: "log", Column: "at"}), "cleaners[0].key", "table log has no primary key, and no id column; give the column(s) that pick one row"},
 		{"key of another table", cleaner(CleanerAnswers{Table: "pairs", Column: "seen", Key: "c"}), "cleaners[0].key", `table pairs has no column "c"`},
 		{"key not a column", cleaner(CleanerAnswers{Table: "plain", Column: "gone_at", Key: "id, nope"}), "cleaners[0].key", `table plain has no column "nope"`},
+		{"key of part of the primary key", cleaner(CleanerAnswers{Table: "pairs", Column: "seen", Key: "a"}), "cleaners[0].key",
+			`"a" does not pick one row of pairs, whose key is (a, b)`},
+		{"processed_event by event_id alone", cleaner(CleanerAnswers{Table: "processed_event", Column: "processed_at", Key: "event_id"}, "kafka"), "cleaners[0].key",
+			`"event_id" does not pick one row of processed_event, whose key is (consumer, event_id): the keyed DELETE would also remove the rows that share it`},
 		{"a dropped table", cleaner(CleanerAnswers{Table: "temp", Column: "x"}), "cleaners[0].table", `table "temp" is not defined`},
 		{"gsgen's table without its component", cleaner(CleanerAnswers{Table: "processed_event", Column: "processed_at"}, "outbox"), "cleaners[0].table",
 			"table processed_event comes with the kafka component, which the service does not have; add kafka"},
@@ -132,6 +136,11 @@ func TestCleanerChecksTheSchema(t *testing.T) {
 	}
 	if m.Cleaners[0].Key != "id" {
 		t.Errorf("key %q, want the id column of a table without a primary key", m.Cleaners[0].Key)
+	}
+	for _, key := range []string{"b, a", "seen", "a, b, seen"} { // the whole primary key, a unique constraint, more
+		if _, err := newModel(cleaner(CleanerAnswers{Table: "pairs", Column: "seen", Key: key}), schemaMigrations); err != nil {
+			t.Errorf("key %q picks one row of pairs: %v", key, err)
+		}
 	}
 	m, err = newModel(cleaner(CleanerAnswers{Table: "pairs", Column: "seen"}), schemaMigrations)
 	if err != nil || m.Cleaners[0].Key != "a, b" || len(m.Warnings()) != 0 {

@@ -104,5 +104,11 @@ func (s *Service) Model() (*Model, error) { return s.ModelOf(s.Answers.WithDefau
 
 // ModelOf validates answers a (defaults applied) as answers of this service,
 // its own SQL included: what gsgen add checks an answer against as it is
-// typed.
-func (s *Service) ModelOf(a Answers) (*Model, error) { return newModel(a, s.UserSQL) }
+// typed, the Go its named instances render included.
+func (s *Service) ModelOf(a Answers) (*Model, error) {
+	m, err := newModel(a, s.UserSQL)
+	if err != nil {
+		return nil, err
+	}
+	return m, CheckInstanceGo(m)
+}

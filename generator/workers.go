@@ -47,6 +47,17 @@ func (t TaskType) InstanceName() string { return t.Type }
 
 func (t TaskAnswers) instanceName() string { return t.Type }
 
+// maxRetry is MaxRetry, or the default when it is not given.
+func (t TaskAnswers) maxRetry() int {
+	if t.MaxRetry == nil {
+		return DefaultTaskMaxRetry
+	}
+	return *t.MaxRetry
+}
+
+// Retries is a TaskAnswers.MaxRetry of n.
+func Retries(n int) *int { return &n }
+
 // Queue is one asynq queue and how often the server takes from it.
 type Queue struct {
 	Name     string
@@ -59,6 +70,10 @@ const (
 	DefaultQueue        = "default"
 )
 
+// minWorkerInterval is the shortest pause between a worker's runs gsgen
+// takes: below it the ticker, not the work, sets the pace.
+const minWorkerInterval = time.Second
+
 var (
 	defaultWorkerInterval = time.Minute
 	defaultWorkerTimeout  = 10 * time.Second
@@ -70,9 +85,10 @@ var (
 	queueRE    = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 )
 
-// exampleTaskGoName is the Go name of the example task asynq brings
-// (tasks/example.go): a task type of the user's must not take it.
-const exampleTaskGoName = "WelcomeEmail"
+// ExampleTaskType is the type of the example task asynq brings
+// (tasks/example.go renders it): a task type of the user's must not take it,
+// or the mux panics at start with two handlers for one pattern.
+const ExampleTaskType = "email:welcome"
 
 // workerDefaults fills the worker and task answers that were not given.
 func (a *Answers) workerDefaults() {
@@ -85,7 +101,9 @@ func (a *Answers) workerDefaults() {
 		t := &a.Tasks[i]
 		setDefault(&t.Timeout, a.Timeouts.TaskTimeout)
 		setDefault(&t.Queue, DefaultQueue)
-		setDefault(&t.MaxRetry, DefaultTaskMaxRetry)
+		if t.MaxRetry == nil {
+			t.MaxRetry = Retries(DefaultTaskMaxRetry)
+		}
 	}
 }
 
@@ -97,23 +115,29 @@ func (m *Model) deriveWorkers(a Answers) error {
 		if err := validateInstanceName(field+".name", w.Name, seen); err != nil {
 			return err
 		}
+		if time.Duration(w.Interval) < minWorkerInterval {
+			return &InputError{Field: field + ".interval", Msg: fmt.Sprintf("%v is shorter than %v: each tick starts a run, with its own timeout, log line and metrics, so a shorter interval is a busy loop", time.Duration(w.Interval), minWorkerInterval),
+				Fix: fmt.Sprintf("use %v or more; for work that must follow events, use a Kafka consumer or an asynq task instead", minWorkerInterval)}
+		}
 		m.Workers = append(m.Workers, WorkerJob{Name: w.Name, GoName: goName(w.Name), FileName: snake(w.Name),
 			EnvPrefix: envPrefix("WORKER", w.Name), Interval: time.Duration(w.Interval), Timeout: time.Duration(w.Timeout)})
 	}
 	if len(a.Tasks) > 0 && !m.Asynq {
 		return &InputError{Field: "tasks", Msg: "task types are listed but the asynq component is not chosen", Fix: "add asynq to components (gsgen add task adds it), or remove the tasks list"}
 	}
-	seenType, seenGo := map[string]bool{}, map[string]string{exampleTaskGoName: "the example task email:welcome"}
+	// Go names that collide are found in the rendered code (checkRenderedGo);
+	// types are strings, seen here.
+	seenType, seenGo := map[string]string{ExampleTaskType: "the example task's type (internal/tasks/example.go)"}, map[string]string{}
 	queues := map[string]bool{DefaultQueue: true}
 	for i, t := range a.Tasks {
 		field := fmt.Sprintf("tasks[%d]", i)
 		if !taskTypeRE.MatchString(t.Type) || len(t.Type) > 64 {
 			return &InputError{Field: field + ".type", Msg: Quote(t.Type) + " is not a task type gsgen accepts", Fix: "use lower-case words joined by ':', e.g. report:build (at most 64 characters)"}
 		}
-		if seenType[t.Type] {
-			return &InputError{Field: field + ".type", Msg: Quote(t.Type) + " is listed twice", Fix: "give each task type once"}
+		if other, ok := seenType[t.Type]; ok {
+			return &InputError{Field: field + ".type", Msg: fmt.Sprintf("%s is %s already, and asynq routes one type to one handler", Quote(t.Type), other), Fix: "give each task type once, e.g. " + t.Type + "-2"}
 		}
-		seenType[t.Type] = true
+		seenType[t.Type] = field + ".type"
 		g := taskGoName(t.Type)
 		if other, ok := seenGo[g]; ok {
 			return &InputError{Field: field + ".type", Msg: fmt.Sprintf("%s and %s both become the Go name %s", Quote(t.Type), other, g), Fix: "rename one of them"}
@@ -128,12 +152,16 @@ func (m *Model) deriveWorkers(a Answers) error {
 		}
 		queues[t.Queue] = true
 		m.Tasks = append(m.Tasks, TaskType{Type: t.Type, GoName: g, FileName: taskFileName(t.Type),
-			Timeout: time.Duration(t.Timeout), Queue: t.Queue, MaxRetry: t.MaxRetry})
+			Timeout: time.Duration(t.Timeout), Queue: t.Queue, MaxRetry: t.maxRetry()})
 	}
 	if !m.Asynq {
 		return nil
 	}
 	for _, q := range sortedKeys(a.Asynq.Queues) {
+		if !queueRE.MatchString(q) || len(q) > 64 {
+			// Checked first: the advice below repeats the name as a flag.
+			return &InputError{Field: "asynq.queues." + Shorten(q), Msg: Quote(q) + " is not a queue name gsgen accepts", Fix: "use lower-case letters, digits, '-' and '_', e.g. critical"}
+		}
 		if !queues[q] {
 			return &InputError{Field: "asynq.queues." + q, Msg: "no task uses queue " + Quote(q), Fix: "remove it, or give a task --queue " + q}
 		}

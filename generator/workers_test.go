@@ -116,17 +116,31 @@ func TestBadWorkersAndTasksAreRefused(t *testing.T) {
 		{"worker env clash", func(a *Answers) { a.Workers[0].Name = "drain" }, "workers[0].timeout"},
 		{"task type", func(a *Answers) { a.Tasks[0].Type = "Report Build" }, "tasks[0].type"},
 		{"task twice", func(a *Answers) { a.Tasks = append(a.Tasks, a.Tasks[0]) }, "tasks[1].type"},
-		{"task takes the example's name", func(a *Answers) { a.Tasks[0].Type = "welcome:email" }, "tasks[0].type"},
+		{"task takes the example's Go name", func(a *Answers) { a.Tasks[0].Type = "welcome:email" }, "tasks[0].type"},
+		{"task takes the example's type", func(a *Answers) { a.Tasks[0].Type = ExampleTaskType }, "tasks[0].type"},
+		// Names whose rendered Go collides: found in what the templates
+		// render, not in a list (checkRenderedGo).
+		{"workers x2 and x-2", func(a *Answers) { a.Workers = []WorkerAnswers{{Name: "x2"}, {Name: "x-2"}} }, "workers[1].name"},
+		{"workers a-b and a--b", func(a *Answers) { a.Workers = []WorkerAnswers{{Name: "a-b"}, {Name: "a--b"}} }, "workers[1].name"},
+		{"worker func", func(a *Answers) { a.Workers[0].Name = "func" }, "workers[0].name"},
+		{"worker config", func(a *Answers) { a.Workers[0].Name = "config" }, "workers[0].name"},
+		{"worker new", func(a *Answers) { a.Workers[0].Name = "new" }, "workers[0].name"},
+		{"worker x-test", func(a *Answers) { a.Workers[0].Name = "x-test" }, "workers[0].name"},
+		{"worker interval of 1ns", func(a *Answers) { a.Workers[0].Interval = Duration(time.Nanosecond) }, "workers[0].interval"},
+		{"worker x-linux", func(a *Answers) { a.Workers[0].Name = "x-linux" }, "workers[0].name"},
+		{"task task", func(a *Answers) { a.Tasks[0].Type = "task" }, "tasks[0].type"},
+		{"tasks type and payload", func(a *Answers) { a.Tasks = append(a.Tasks, TaskAnswers{Type: "type"}, TaskAnswers{Type: "payload"}) }, "tasks[2].type"},
 		{"task timeout not whole", func(a *Answers) { a.Tasks[0].Timeout = Duration(1500 * time.Millisecond) }, "tasks[0].timeout"},
 		{"queue", func(a *Answers) { a.Tasks[0].Queue = "Reports!" }, "tasks[0].queue"},
 		{"priority of a queue no task uses", func(a *Answers) { a.Asynq.Queues = map[string]int{"other": 2} }, "asynq.queues.other"},
+		{"queue name with a space", func(a *Answers) { a.Asynq.Queues = map[string]int{"a b": 2} }, "asynq.queues.a b"},
 		{"priority too high", func(a *Answers) { a.Asynq.Queues = map[string]int{"reports": 1000} }, "asynq.queues.reports"},
 		{"tasks without asynq", func(a *Answers) { a.Components = []string{"http"}; a.Asynq = AsynqAnswers{} }, "tasks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := withWorkerAndTask(t)
 			tc.edit(&a)
-			_, err := NewModel(a.WithDefaults())
+			_, _, err := Generate(a.WithDefaults())
 			var ie *InputError
 			if !errors.As(err, &ie) || !strings.HasPrefix(ie.Field, tc.field) {
 				t.Fatalf("err = %v, want an *InputError for %s", err, tc.field)
@@ -136,8 +150,8 @@ func TestBadWorkersAndTasksAreRefused(t *testing.T) {
 }
 
 // Removing a worker or a task type removes that one; the user's files stay
-// (Regenerate leaves them, TestRerun shows it). Removing asynq takes the
-// task types with it.
+// (Regenerate leaves them, TestRerun shows it). Removing asynq is refused
+// while task types exist.
 func TestRemoveWorkerAndTask(t *testing.T) {
 	a := withWorkerAndTask(t)
 	if _, err := a.RemoveComponent(Worker, ""); err == nil || !strings.Contains(err.Error(), "nightly-report") {
@@ -154,7 +168,10 @@ func TestRemoveWorkerAndTask(t *testing.T) {
 	if err != nil || len(b.Tasks) != 0 || !slices.Contains(b.Components, string(Asynq)) {
 		t.Fatalf("remove task: %v, %+v", err, b)
 	}
-	b, err = a.RemoveComponent(Asynq, "")
+	if _, err := a.RemoveComponent(Asynq, ""); err == nil || !strings.Contains(err.Error(), "gsgen remove task report:build") {
+		t.Fatalf("remove asynq with a task type: %v, want it refused naming the task", err)
+	}
+	b, err = b.RemoveComponent(Asynq, "")
 	if err != nil || len(b.Tasks) != 0 {
 		t.Fatalf("remove asynq: %v, tasks %v", err, b.Tasks)
 	}
@@ -163,5 +180,29 @@ func TestRemoveWorkerAndTask(t *testing.T) {
 	}
 	if _, err := a.AddWorker(a.Workers[0]); err == nil {
 		t.Error("added a second worker of the same name")
+	}
+}
+
+// max_retry 0 is asynq's "never retried": kept through the answers file and
+// rendered, not replaced by the default.
+func TestTaskMaxRetryZero(t *testing.T) {
+	a := withWorkerAndTask(t)
+	a.Tasks[0].MaxRetry = Retries(0)
+	_, files, err := Generate(a.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		switch f.Path {
+		case "internal/tasks/types.go":
+			if !strings.Contains(string(f.Content), "asynq.MaxRetry(0)") {
+				t.Errorf("types.go does not set MaxRetry(0):\n%s", f.Content)
+			}
+		case AnswersFile:
+			back, err := ParseAnswersFile(AnswersFile, f.Content)
+			if err != nil || back.Tasks[0].MaxRetry == nil || *back.Tasks[0].MaxRetry != 0 {
+				t.Errorf("gsgen.yaml does not keep max_retry 0: %v\n%s", err, f.Content)
+			}
+		}
 	}
 }

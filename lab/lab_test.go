@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
@@ -156,7 +157,11 @@ func TestNewRefusesAnEditThatNoLongerFits(t *testing.T) {
 func TestHintsOneAtATime(t *testing.T) {
 	dir := t.TempDir()
 	l := Labs[0]
-	if err := writeMarker(dir, marker{Lab: l.Number}); err != nil {
+	data, err := markerBytes(marker{Lab: l.Number})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, MarkerFile), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range l.Hints {
@@ -256,5 +261,72 @@ func TestREADMEVetSample(t *testing.T) {
 	}
 	if got.String() != block {
 		t.Errorf("README.md's gsgen vet sample:\n%s\nwhat gsgen vet prints today (copy it in):\n%s", block, got.String())
+	}
+}
+
+// A check whose go test matched no test fails, naming what did not run:
+// go test -run passes when it matches nothing ("[no tests to run]").
+func TestCheckThatRanNoTestFails(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "m_test.go"), []byte("package m\n\nimport \"testing\"\n\nfunc TestThere(t *testing.T) {}\n"), 0o644)
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	for _, c := range []struct {
+		test Test
+		ok   bool
+		says string
+	}{
+		{Test{Pkg: ".", Run: []string{"TestThere"}}, true, "TestThere"},
+		{Test{Pkg: ".", Run: []string{"TestGone"}}, false, "go test ran no TestGone in ., so the check proves nothing and fails"},
+		{Test{Pkg: ".", Run: []string{"TestThere", "TestGone"}}, false, "ran no TestGone"},
+	} {
+		var out bytes.Buffer
+		ok, err := runTest(c.test, dir, env, &out)
+		if err != nil || ok != c.ok || !strings.Contains(out.String(), c.says) {
+			t.Errorf("%v: ok=%v err=%v, want ok=%v and %q in:\n%s", c.test.Run, ok, err, c.ok, c.says, &out)
+		}
+	}
+	os.Remove(filepath.Join(dir, "m_test.go"))
+	os.WriteFile(filepath.Join(dir, "m.go"), []byte("package m\n"), 0o644)
+	var out bytes.Buffer
+	if ok, err := runTest(Test{Pkg: "."}, dir, env, &out); err != nil || ok || !strings.Contains(out.String(), "ran no test at all") {
+		t.Errorf("a package without tests: ok=%v err=%v, want a failed check:\n%s", ok, err, &out)
+	}
+}
+
+// The marker is read and written as gsgen reads and writes a service's
+// files: a link, a FIFO, a device, a directory or a count the lab does not
+// have is bad input, and what a link points to is never written.
+func TestMarkerIsReadAndWrittenSafely(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "outside.json")
+	mark, _ := markerBytes(marker{Lab: 1})
+	os.WriteFile(outside, mark, 0o644)
+	for name, plant := range map[string]func(p string) error{
+		"link out":     func(p string) error { return os.Symlink(outside, p) },
+		"link to zero": func(p string) error { return os.Symlink("/dev/zero", p) },
+		"fifo":         func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		"directory":    func(p string) error { return os.Mkdir(p, 0o755) },
+		"hints -5":     func(p string) error { return os.WriteFile(p, []byte(`{"lab": 1, "hints_shown": -5}`), 0o644) },
+		"hints maxint": func(p string) error {
+			return os.WriteFile(p, []byte(`{"lab": 1, "hints_shown": 9223372036854775807}`), 0o644)
+		},
+		"huge": func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte(" "), maxMarker+1), 0o644) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := plant(filepath.Join(dir, MarkerFile)); err != nil {
+				t.Fatal(err)
+			}
+			var input *generator.InputError
+			if _, _, _, _, err := NextHint(dir); !errors.As(err, &input) {
+				t.Errorf("NextHint = %v, want bad input", err)
+			}
+			if _, _, err := Open(dir); !errors.As(err, &input) {
+				t.Errorf("Open = %v, want bad input", err)
+			}
+			if b, _ := os.ReadFile(outside); !bytes.Equal(b, mark) {
+				t.Errorf("the file the link points to was written: %s", b)
+			}
+		})
 	}
 }

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gsgen-dev/gsgen/generator"
 )
@@ -99,6 +101,38 @@ type line struct {
 	Exit    int       `json:"exit"`
 }
 
+// escapeControls escapes the control characters of every text field: they
+// are drawn on a terminal and into an SVG, where an escape sequence from a
+// log would clear the screen or set the window's title.
+func (l *line) escapeControls() {
+	for _, s := range []*string{&l.Msg, &l.Service, &l.Signal, &l.Name, &l.Took, &l.Part, &l.Err, &l.Budget, &l.SetBy} {
+		*s = EscapeControls(*s)
+	}
+}
+
+// EscapeControls writes each control character of s (C0, DEL, C1, and the
+// bidirectional overrides that reorder what follows them) as a Go escape,
+// \x1b, \u202e: visible, and inert.
+func EscapeControls(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return unicode.IsControl(r) || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
 // Read finds the last shutdown in a service's JSON log (log/slog's
 // JSONHandler, one object a line). Lines that are not JSON are skipped, and
 // so is any text before the first '{' of a line, so the prefixes of docker
@@ -125,6 +159,7 @@ func Read(r io.Reader, name string) (*Shutdown, error) {
 		lines++
 		var l line
 		if i := bytes.IndexByte(text, '{'); !long && i >= 0 && json.Unmarshal(text[i:], &l) == nil {
+			l.escapeControls()
 			jsons++
 			if l.Service != "" && !slices.Contains(services, l.Service) {
 				services = append(services, l.Service)

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -155,4 +156,37 @@ func (r *repeat) Read(p []byte) (int, error) {
 		r.at = (r.at + c) % len(r.line)
 	}
 	return n, nil
+}
+
+// FuzzReadEscapesControls: whatever text a log's fields hold, what the
+// timeline draws from them, on a terminal or in the SVG, holds no control
+// character but the newlines it writes itself.
+func FuzzReadEscapesControls(f *testing.F) {
+	for _, seed := range []string{"http", "\x1b[2J", "\x1b]0;pwned\x07", "\u202eevil", "\x9b31m", "a\tb\rc"} {
+		f.Add(seed, seed)
+	}
+	f.Fuzz(func(t *testing.T, part, errText string) {
+		p, _ := json.Marshal(part)
+		e, _ := json.Marshal(errText)
+		hostile := `{"time":"2026-01-02T10:00:03Z","level":"ERROR","msg":"drained","service":"orders","part":` + string(p) + `,"took":"2.998s","err":` + string(e) + `}`
+		s, err := read(t, started, step1, step2, hostile, step3, complete)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range s.Steps {
+			for _, part := range d.Parts {
+				for _, text := range []string{part.Name, part.Err} {
+					if i := strings.IndexFunc(text, isControl); i >= 0 {
+						t.Fatalf("%q keeps a control character at %d", text, i)
+					}
+				}
+			}
+		}
+		tl := New(s, Plan{})
+		for what, out := range map[string]string{"text": tl.Text(60), "svg": tl.SVG()} {
+			if i := strings.IndexFunc(out, func(r rune) bool { return r != '\n' && isControl(r) }); i >= 0 {
+				t.Fatalf("the %s holds control character %q at %d", what, out[i], i)
+			}
+		}
+	})
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // add worker and add task write the user's files once and wire gsgen's;
@@ -63,7 +65,15 @@ func TestAddWorkerAndTaskRefuseBadInput(t *testing.T) {
 		{[]string{"add", "task", "report:build"}, "add task needs --timeout"},
 		{[]string{"add", "task", "report:build", "--timeout", "30s"}, "tasks[0].timeout: task report:build timeout 30s is longer than asynq ShutdownTimeout 25s"},
 		{[]string{"add", "task", "report build", "--timeout", "10s"}, "tasks[0].type"},
-		{[]string{"add", "task", "report:build", "--timeout", "10s", "--max-retry", "0"}, "--max-retry"},
+		{[]string{"add", "task", "report:build", "--timeout", "10s", "--max-retry", "-1"}, "--max-retry: -1 is negative; give 0 (never retried) or more"},
+		{[]string{"add", "worker", "n", "--interval", "1m", "--max-retry", "3"}, "--max-retry is a flag of add task, not of add worker"},
+		{[]string{"add", "worker", "n", "--interval", "1m", "--queue", "q"}, "--queue is a flag of add task, not of add worker"},
+		{[]string{"add", "worker", "n", "--interval", "1m", "--topic", "t"}, "--topic is a flag of add kafka, not of add worker"},
+		{[]string{"add", "worker", "n", "--interval", "1m", "--retention", "1h"}, "--retention is a flag of add cleaner, not of add worker"},
+		{[]string{"add", "task", "a:b", "--timeout", "10s", "--interval", "1m"}, "--interval is a flag of add cleaner and add worker, not of add task"},
+		{[]string{"add", "kafka", "k", "--interval", "1m"}, "--interval is a flag of add cleaner and add worker, not of add kafka"},
+		{[]string{"add", "outbox", "--table", "t"}, "--table is a flag of add cleaner, not of add outbox"},
+		{[]string{"add", "--interval", "1m"}, "--interval is a flag of add cleaner and add worker, and the questions would not use it"},
 		{[]string{"remove", "worker", "nightly"}, `no worker named "nightly"`},
 		{[]string{"remove", "worker"}, "remove worker needs the worker's name"},
 		{[]string{"add", "http", "x"}, "has no named instances"},
@@ -141,5 +151,37 @@ func TestAddAsksForACleaner(t *testing.T) {
 	yaml, _ := os.ReadFile(filepath.Join(dir, "gsgen.yaml"))
 	if !strings.Contains(string(yaml), "name: old-events\n    table: processed_event\n    column: processed_at\n    retention: 48h") {
 		t.Errorf("gsgen.yaml:\n%s", yaml)
+	}
+}
+
+// The prompt checks a name against the Go it renders, as add does: a name
+// whose identifiers collide is asked again, with the reason.
+func TestAddPromptRefusesACollidingName(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop")
+	mustGsgen(t, "add", "worker", "x2", "--interval", "1m", "--dir", dir)
+	before := treeHash(t, dir)
+	code, stdout, stderr := gsgenReading(t, strings.NewReader("5\nx-2\n"), "add", "--accessible", "--dir", dir)
+	if code != exitBadInput || !strings.Contains(stdout, `"x-2" gives the Go name NewX2, which workers[0].name "x2"`) {
+		t.Errorf("exit %d; stdout lacks the collision:\n%s%s", code, stdout, stderr)
+	}
+	if treeHash(t, dir) != before {
+		t.Error("the refused answer changed the service")
+	}
+}
+
+// Every flag of an instance says which kinds it is for: one without would
+// be taken by every kind and used by none.
+func TestEveryInstanceFlagHasItsKinds(t *testing.T) {
+	var f instanceFlags
+	f.register(pflag.NewFlagSet("add", pflag.ContinueOnError))
+	f.set.VisitAll(func(flag *pflag.Flag) {
+		if len(instanceFlagKinds[flag.Name]) == 0 {
+			t.Errorf("--%s is in no kind's list (instanceFlagKinds)", flag.Name)
+		}
+	})
+	for name := range instanceFlagKinds {
+		if f.set.Lookup(name) == nil {
+			t.Errorf("instanceFlagKinds lists --%s, which register does not define", name)
+		}
 	}
 }

@@ -36,10 +36,10 @@ service's README says; Kafka in-process) and gsgen vet where a rule applies.`,
 			if len(args) == 0 {
 				return cmd.Help()
 			}
-			return usageError{fmt.Errorf("unknown command %q for gsgen lab; choose list, new, check or hint (see gsgen lab --help)", args[0])}
+			return usageError{fmt.Errorf("unknown command %q for gsgen lab; choose list, new, check, hint, reset, skip or solution (see gsgen lab --help)", args[0])}
 		},
 	}
-	cmd.AddCommand(newLabListCmd(e), newLabNewCmd(e), newLabCheckCmd(e), newLabHintCmd(e))
+	cmd.AddCommand(newLabListCmd(e), newLabNewCmd(e), newLabCheckCmd(e), newLabHintCmd(e), newLabResetCmd(e), newLabSkipCmd(e), newLabSolutionCmd(e))
 	return cmd
 }
 

@@ -199,7 +199,7 @@ func TestBadInput(t *testing.T) {
 		{name: "huge duration with =", args: []string{"new", fresh, "--yes", "--grace=" + huge}, want: `invalid argument "` + huge[:80] + `…"`},
 		{name: "huge unknown flag", args: []string{"new", fresh, "--" + huge}, want: "unknown flag: --" + huge[:80] + "…"},
 		{name: "huge unknown command", args: []string{huge}, want: `unknown command "` + huge[:80] + `…"`},
-		{name: "huge consumer", args: []string{"new", fresh, "--yes", "--components", "kafka", "--consumer", huge}, want: `kafka[0].name: "` + huge[:80] + `…" is not a valid name`},
+		{name: "huge consumer", args: []string{"new", fresh, "--yes", "--components", "kafka", "--consumer", huge}, want: `kafka[0].name: "` + huge[:80] + `…" is 102400 characters long; use a name of at most 40 characters`},
 		{name: "huge topic", args: []string{"new", fresh, "--yes", "--components", "outbox", "--outbox-topic", huge}, want: "is not a valid Kafka topic name"},
 		{name: "huge asynq mode", args: []string{"new", fresh, "--yes", "--components", "asynq", "--asynq-mode", huge}, want: "asynq.mode: unknown mode"},
 		{name: "huge components", args: []string{"new", fresh, "--yes", "--components", huge}, want: "unknown component"},
@@ -450,7 +450,7 @@ func TestBadInput(t *testing.T) {
 		}, want: `both become the Kafka group "svc-events"`},
 		{name: "huge consumer name on add", setup: func(t *testing.T, dir string) []string {
 			return []string{"add", "kafka", huge, "--dir", service(t, dir, "--components", "http,kafka")}
-		}, want: "is not a valid name"},
+		}, want: "is 102400 characters long; use a name of at most 40 characters"},
 		{name: "huge name on remove", setup: func(t *testing.T, dir string) []string {
 			return []string{"remove", "kafka", huge, "--dir", service(t, dir, "--components", "http,kafka")}
 		}, want: `no consumer named "` + huge[:80] + `…"`},
@@ -477,6 +477,183 @@ func TestBadInput(t *testing.T) {
 			writeFile(t, filepath.Join(svc, "db", "migrations", "0101_typo.sql"), "CRATE TABLE x (id int);\n")
 			return []string{"add", "cleaner", "x", "--table", "orders", "--dir", svc}
 		}, want: `db/migrations/0101_typo.sql:1: PostgreSQL cannot parse it: syntax error at or near "CRATE"`},
+
+		// Issue 30: the commands added last round hold the same line.
+		// timeline --svg never overwrites what gsgen did not write.
+		{name: "timeline --svg over its own log", setup: func(t *testing.T, dir string) []string {
+			log := timelineLog(t, dir)
+			return []string{"timeline", "--dir", timelineService(t), log, "--svg", log}
+		}, want: "exists, and gsgen never overwrites a file it did not write; name a new file, or pass --force"},
+		{name: "timeline --svg --force over its own log", setup: func(t *testing.T, dir string) []string {
+			log := timelineLog(t, dir)
+			return []string{"timeline", "--dir", timelineService(t), log, "--svg", log, "--force"}
+		}, want: "is the log being read"},
+		{name: "timeline --svg over a file", setup: func(t *testing.T, dir string) []string {
+			writeFile(t, filepath.Join(dir, "mine.svg"), "mine")
+			return []string{"timeline", "--dir", timelineService(t), timelineLog(t, dir), "--svg", filepath.Join(dir, "mine.svg")}
+		}, want: "mine.svg\" exists"},
+		{name: "timeline --svg through a link", setup: func(t *testing.T, dir string) []string {
+			writeFile(t, filepath.Join(dir, "target"), "mine")
+			os.Symlink(filepath.Join(dir, "target"), filepath.Join(dir, "x.svg"))
+			return []string{"timeline", "--dir", timelineService(t), timelineLog(t, dir), "--svg", filepath.Join(dir, "x.svg"), "--force"}
+		}, want: "is a symbolic link; gsgen never writes through a link"},
+		{name: "timeline --svg empty", setup: func(t *testing.T, dir string) []string {
+			return []string{"timeline", "--dir", timelineService(t), timelineLog(t, dir), "--svg", ""}
+		}, want: "--svg: is empty"},
+
+		// Names whose Go identifiers or files collide, found in what the
+		// templates render: by add, by the prompt, by a hand-edited gsgen.yaml.
+		{name: "add worker x-2 beside x2", setup: func(t *testing.T, dir string) []string {
+			svc := service(t, dir)
+			mustGsgen(t, "add", "worker", "x2", "--interval", "1m", "--dir", svc)
+			return []string{"add", "worker", "x-2", "--interval", "1m", "--dir", svc}
+		}, want: `workers[1].name: "x-2" gives the Go name NewX2, which workers[0].name "x2" (in internal/worker/worker.go) declares too`},
+		{name: "add worker a--b beside a-b", setup: func(t *testing.T, dir string) []string {
+			svc := service(t, dir)
+			mustGsgen(t, "add", "worker", "a-b", "--interval", "1m", "--dir", svc)
+			return []string{"add", "worker", "a--b", "--interval", "1m", "--dir", svc}
+		}, want: `"a--b" gives the Go name NewAB`},
+		{name: "add worker func", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", "func", "--interval", "1m", "--dir", service(t, dir)}
+		}, want: `"func" gives the Go name Func, which gsgen's internal/worker/worker.go declares too`},
+		{name: "add worker config", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", "config", "--interval", "1m", "--dir", service(t, dir)}
+		}, want: `"config" gives the Go name Config`},
+		{name: "add worker new", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", "new", "--interval", "1m", "--dir", service(t, dir)}
+		}, want: `"new" gives the Go name New`},
+		{name: "add worker x-test", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", "x-test", "--interval", "1m", "--dir", service(t, dir)}
+		}, want: `"x-test" names its file internal/worker/x_test.go, which Go takes for a test file`},
+		{name: "add task task", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "task", "task", "--timeout", "10s", "--dir", service(t, dir)}
+		}, want: `tasks[0].type: "task" gives the Go name TaskTimeout`},
+		{name: "add task payload beside type", setup: func(t *testing.T, dir string) []string {
+			svc := service(t, dir)
+			mustGsgen(t, "add", "task", "type", "--timeout", "10s", "--dir", svc)
+			return []string{"add", "task", "payload", "--timeout", "10s", "--dir", svc}
+		}, want: `tasks[1].type: "payload" gives the Go name TypePayload, which tasks[0].type "type" (in internal/tasks/type.go) declares too`},
+		{name: "add task of the example's type", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "task", "email:welcome", "--timeout", "10s", "--dir", service(t, dir)}
+		}, want: `"email:welcome" is the example task's type (internal/tasks/example.go) already, and asynq routes one type to one handler`},
+		{name: "prompt: worker x-2 beside x2", setup: func(t *testing.T, dir string) []string {
+			svc := service(t, dir)
+			mustGsgen(t, "add", "worker", "x2", "--interval", "1m", "--dir", svc)
+			return []string{"add", "--accessible", "--dir", svc}
+		}, stdin: strings.NewReader("5\nx-2\n"), want: `input ended at "Worker name"`},
+		{name: "regen of a gsgen.yaml with workers x2 and x-2", setup: func(t *testing.T, dir string) []string {
+			svc := service(t, dir)
+			appendAnswers(t, svc, "workers:\n  - name: x2\n  - name: x-2\n")
+			return []string{"regen", svc}
+		}, want: `workers[1].name: "x-2" gives the Go name NewX2`},
+		{name: "regen of a gsgen.yaml with a worker x-test", setup: func(t *testing.T, dir string) []string {
+			svc := service(t, dir)
+			appendAnswers(t, svc, "workers:\n  - name: x-test\n")
+			return []string{"regen", svc}
+		}, want: "which Go takes for a test file"},
+		{name: "add worker with a name of 41 characters", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", strings.Repeat("w", 41), "--interval", "1m", "--dir", service(t, dir)}
+		}, want: "is 41 characters long; use a name of at most 40 characters"},
+		{name: "add worker every nanosecond", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", "hot", "--interval", "1ns", "--dir", service(t, dir)}
+		}, want: "workers[0].interval: 1ns is shorter than 1s"},
+		{name: "regen of asynq.queues with a space", setup: func(t *testing.T, dir string) []string {
+			svc := service(t, dir, "--components", "http,asynq")
+			b, _ := os.ReadFile(filepath.Join(svc, "gsgen.yaml"))
+			writeFile(t, filepath.Join(svc, "gsgen.yaml"), strings.Replace(string(b), "asynq:\n", "asynq:\n  queues:\n    a b: 2\n", 1))
+			return []string{"regen", svc}
+		}, want: `is not a queue name gsgen accepts`},
+
+		// A cleaner whose key does not pick one row.
+		{name: "cleaner on processed_event by event_id alone", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "cleaner", "x", "--table", "processed_event", "--column", "processed_at", "--key", "event_id", "--dir", service(t, dir, "--components", "http,kafka")}
+		}, want: `cleaners[1].key: "event_id" does not pick one row of processed_event, whose key is (consumer, event_id)`},
+
+		// Flags of another kind are refused, not ignored.
+		{name: "add worker --max-retry", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", "n", "--interval", "1m", "--max-retry", "3", "--dir", service(t, dir)}
+		}, want: "--max-retry is a flag of add task, not of add worker"},
+		{name: "add worker --queue", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", "n", "--interval", "1m", "--queue", "q", "--dir", service(t, dir)}
+		}, want: "--queue is a flag of add task, not of add worker"},
+		{name: "add worker --topic", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", "n", "--interval", "1m", "--topic", "t", "--dir", service(t, dir)}
+		}, want: "--topic is a flag of add kafka, not of add worker"},
+		{name: "add worker --retention", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "worker", "n", "--interval", "1m", "--retention", "1h", "--dir", service(t, dir)}
+		}, want: "--retention is a flag of add cleaner, not of add worker"},
+		{name: "add task --interval", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "task", "a:b", "--timeout", "10s", "--interval", "1m", "--dir", service(t, dir)}
+		}, want: "--interval is a flag of add cleaner and add worker, not of add task"},
+		{name: "add kafka --interval", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "kafka", "k", "--interval", "1m", "--dir", service(t, dir, "--components", "http,kafka")}
+		}, want: "--interval is a flag of add cleaner and add worker, not of add kafka"},
+		{name: "add task --max-retry -1", setup: func(t *testing.T, dir string) []string {
+			return []string{"add", "task", "a:b", "--timeout", "10s", "--max-retry", "-1", "--dir", service(t, dir)}
+		}, want: "--max-retry: -1 is negative"},
+
+		// remove asynq does not drop the task types unsaid.
+		{name: "remove asynq with a task type", setup: func(t *testing.T, dir string) []string {
+			svc := service(t, dir)
+			mustGsgen(t, "add", "task", "report:build", "--timeout", "10s", "--dir", svc)
+			return []string{"remove", "asynq", "--dir", svc}
+		}, want: "tasks: the service has task types (report:build), which run on the asynq server; remove them first (gsgen remove task report:build"},
+
+		// An accessible select given a choice it has not, then no more input.
+		{name: "prompt: kind 9", setup: addPrompt, stdin: strings.NewReader("9\n"), want: `input ended at "What to add" after an answer that is not one of its choices`},
+		{name: "prompt: kind 0", setup: addPrompt, stdin: strings.NewReader("0\n"), want: "is not one of its choices"},
+		{name: "prompt: kind in words", setup: addPrompt, stdin: strings.NewReader("worker\n"), want: "is not one of its choices"},
+		{name: "prompt: kind a NUL", setup: addPrompt, stdin: strings.NewReader("\x00\n"), want: "is not one of its choices"},
+		{name: "prompt: asynq mode 9", setup: addPrompt, stdin: strings.NewReader("2\n9\n"), want: `input ended at "asynq mode" after an answer that is not one of its choices`},
+
+		// vet --manifests reads regular files only; vet --dir must exist.
+		{name: "vet --manifests with a FIFO", setup: func(t *testing.T, dir string) []string {
+			args := vetManifests(t, dir)
+			syscall.Mkfifo(filepath.Join(dir, "k8s", "x.yaml"), 0o644)
+			return args
+		}, want: "x.yaml: is a FIFO, not a regular file"},
+		{name: "vet --manifests with a link to /dev/zero", setup: func(t *testing.T, dir string) []string {
+			args := vetManifests(t, dir)
+			os.Symlink("/dev/zero", filepath.Join(dir, "k8s", "x.yaml"))
+			return args
+		}, want: "x.yaml: is a symbolic link"},
+		{name: "vet --manifests with a 100 MB file", setup: func(t *testing.T, dir string) []string {
+			args := vetManifests(t, dir)
+			big := filepath.Join(dir, "k8s", "x.yaml")
+			writeFile(t, big, "")
+			os.Truncate(big, 100<<20)
+			t.Cleanup(func() { os.Remove(big) }) // the later cases' snapshots need not read it
+			return args
+		}, want: "x.yaml: is 104857600 bytes; gsgen reads at most 8192 KiB here"},
+		{name: "vet --dir missing", args: []string{"vet", "--dir", filepath.Join(root, "nonexistent")}, want: `--dir: "` + filepath.Join(root, "nonexistent") + `" does not exist`},
+
+		// Lab markers: read and written as a service's files are.
+		{name: "lab hint, marker a link out", setup: func(t *testing.T, dir string) []string {
+			writeFile(t, filepath.Join(dir, "outside.json"), `{"lab": 1}`)
+			os.Mkdir(filepath.Join(dir, "lab"), 0o755)
+			os.Symlink(filepath.Join(dir, "outside.json"), filepath.Join(dir, "lab", ".gsgen-lab.json"))
+			return []string{"lab", "hint", filepath.Join(dir, "lab")}
+		}, want: ".gsgen-lab.json: is a symbolic link"},
+		{name: "lab hint, marker a link to /dev/zero", setup: func(t *testing.T, dir string) []string {
+			os.Symlink("/dev/zero", filepath.Join(dir, ".gsgen-lab.json"))
+			return []string{"lab", "hint", dir}
+		}, want: "is a symbolic link"},
+		{name: "lab check, marker a FIFO", setup: func(t *testing.T, dir string) []string {
+			syscall.Mkfifo(filepath.Join(dir, ".gsgen-lab.json"), 0o644)
+			return []string{"lab", "check", dir}
+		}, want: ".gsgen-lab.json: is not a regular file"},
+		{name: "lab hint, marker a directory", setup: func(t *testing.T, dir string) []string {
+			os.Mkdir(filepath.Join(dir, ".gsgen-lab.json"), 0o755)
+			return []string{"lab", "hint", dir}
+		}, want: ".gsgen-lab.json: is a directory"},
+		{name: "lab hint, hints_shown -5", setup: func(t *testing.T, dir string) []string {
+			writeFile(t, filepath.Join(dir, ".gsgen-lab.json"), `{"lab": 1, "hints_shown": -5}`)
+			return []string{"lab", "hint", dir}
+		}, want: "hints_shown: -5 is not between 0 and"},
+		{name: "lab hint, hints_shown maxint64", setup: func(t *testing.T, dir string) []string {
+			writeFile(t, filepath.Join(dir, ".gsgen-lab.json"), `{"lab": 1, "hints_shown": 9223372036854775807}`)
+			return []string{"lab", "hint", dir}
+		}, want: "hints_shown: 9223372036854775807 is not between 0 and"},
 	}
 	if len(cases) < 80 {
 		t.Errorf("the table holds %d hostile inputs; keep at least 80", len(cases))
@@ -514,6 +691,54 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// timelineService is the recorded service whose budget timeline reads.
+func timelineService(t *testing.T) string {
+	t.Helper()
+	abs, err := filepath.Abs(filepath.Join(timelineData, "orders"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// timelineLog copies a recorded shutdown log into dir/a.log.
+func timelineLog(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(timelineData, "idle.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "a.log")
+	writeFile(t, log, string(b))
+	return log
+}
+
+// appendAnswers adds YAML to the service's gsgen.yaml, as a hand edit.
+func appendAnswers(t *testing.T, svc, yaml string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(svc, "gsgen.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(svc, "gsgen.yaml"), string(b)+yaml)
+}
+
+// addPrompt is gsgen add with no KIND, asking in accessible mode, in a
+// service of http alone (so 2 is asynq).
+func addPrompt(t *testing.T, dir string) []string {
+	return []string{"add", "--accessible", "--dir", service(t, dir)}
+}
+
+// vetManifests is gsgen vet of a one-file module in dir with --manifests
+// dir/k8s, which the case fills.
+func vetManifests(t *testing.T, dir string) []string {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, "m", "go.mod"), "module example.com/m\n\ngo 1.22\n")
+	writeFile(t, filepath.Join(dir, "m", "m.go"), "package m\n")
+	os.MkdirAll(filepath.Join(dir, "k8s"), 0o755)
+	return []string{"vet", "--dir", filepath.Join(dir, "m"), "--manifests", filepath.Join(dir, "k8s")}
 }
 
 // service writes a service named svc into dir/svc and returns its path.

@@ -17,9 +17,10 @@ import (
 // rerunFlags are what add, regen and remove share: where the service is,
 // whether to write, and whether to overwrite hand edits.
 type rerunFlags struct {
-	dir    string
-	dryRun bool
-	force  bool
+	dir      string
+	dryRun   bool
+	force    bool
+	forceLab bool
 }
 
 func addRerunFlags(cmd *cobra.Command) *rerunFlags {
@@ -27,6 +28,7 @@ func addRerunFlags(cmd *cobra.Command) *rerunFlags {
 	cmd.Flags().StringVar(&f.dir, "dir", ".", "the service's directory (where gsgen.yaml is)")
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print a unified diff of every change; write nothing")
 	cmd.Flags().BoolVar(&f.force, "force", false, "overwrite files gsgen owns even if they were edited by hand (says which)")
+	cmd.Flags().BoolVar(&f.forceLab, "force-lab", false, "run in a lab's directory too, undoing its planted mistake")
 	return f
 }
 
@@ -39,6 +41,9 @@ func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
 // rerunService is rerun with the service at hand, for an edit that checks
 // answers against it (its own SQL included).
 func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generator.Answers) error) error {
+	if err := refuseLab(f.dir, f.forceLab); err != nil {
+		return err
+	}
 	// The lock is held for the whole read-modify-write: a second run waits,
 	// then reads what this one wrote.
 	d, err := generator.OpenServiceDir(f.dir, f.dryRun, e.say)
@@ -134,6 +139,9 @@ you edited by hand stop the run with a diff, unless --force.`,
 				}
 				if kind == "" {
 					// Nothing named: ask, as gsgen new does.
+					if err := inst.checkKind(cmd.Flags(), ""); err != nil {
+						return err
+					}
 					ask, ok := asker(e, accessible)
 					if !ok {
 						return &generator.InputError{Field: "KIND", Msg: "no KIND given, and stdin is not a terminal, so gsgen cannot ask",
@@ -167,14 +175,35 @@ you edited by hand stop the run with a diff, unless --force.`,
 }
 
 // instanceFlags describe a new named instance: a Kafka consumer, a cleaner,
-// a worker, a task type.
+// a worker, a task type. Each flag belongs to the kinds instanceFlagKinds
+// lists, and add refuses it on any other: a flag that is not used must not
+// look as if it were.
 type instanceFlags struct {
 	topic, group, table, column, key, queue   string
 	handlerTimeout, retention, every, timeout time.Duration
 	batch, maxRetry                           int
+	set                                       *pflag.FlagSet // the flags above, and only them
 }
 
-func (f *instanceFlags) register(fs *pflag.FlagSet) {
+// instanceFlagKinds lists the kinds each instance flag is for
+// (TestEveryInstanceFlagHasItsKinds holds every flag of register to it).
+var instanceFlagKinds = map[string][]generator.Component{
+	"topic":           {generator.Kafka},
+	"group":           {generator.Kafka},
+	"handler-timeout": {generator.Kafka},
+	"table":           {generator.Cleaner},
+	"column":          {generator.Cleaner},
+	"key":             {generator.Cleaner},
+	"retention":       {generator.Cleaner},
+	"batch":           {generator.Cleaner},
+	"interval":        {generator.Cleaner, generator.Worker},
+	"timeout":         {generator.Worker, generator.Task},
+	"queue":           {generator.Task},
+	"max-retry":       {generator.Task},
+}
+
+func (f *instanceFlags) register(into *pflag.FlagSet) {
+	fs := pflag.NewFlagSet("instance", pflag.ContinueOnError)
 	fs.StringVar(&f.topic, "topic", "", "kafka: the topic to read (default: NAME)")
 	fs.StringVar(&f.group, "group", "", "kafka: the consumer group (default: <service>-NAME)")
 	fs.DurationVar(&f.handlerTimeout, "handler-timeout", 0, "kafka: how long one message may take (default 10s); must fit in --worker-drain")
@@ -186,7 +215,31 @@ func (f *instanceFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.batch, "batch", 0, "cleaner: rows per DELETE (default 500)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "worker: how long one run may take (default 10s), within --worker-drain; task: one attempt (default --task-timeout), within --asynq-shutdown")
 	fs.StringVar(&f.queue, "queue", "", "task: its asynq queue (default: default); give queues priorities under asynq.queues in gsgen.yaml")
-	fs.IntVar(&f.maxRetry, "max-retry", 0, "task: retries of a failing task (default 5)")
+	fs.IntVar(&f.maxRetry, "max-retry", 0, "task: retries of a failing task (default 5; 0 for none)")
+	into.AddFlagSet(fs)
+	f.set = fs
+}
+
+// checkKind refuses an instance flag given for a kind it is not for, or
+// for no kind ("": gsgen add asks).
+func (f *instanceFlags) checkKind(fs *pflag.FlagSet, kind generator.Component) error {
+	var err error
+	f.set.VisitAll(func(flag *pflag.Flag) {
+		kinds := instanceFlagKinds[flag.Name]
+		if err != nil || !fs.Changed(flag.Name) || slices.Contains(kinds, kind) {
+			return
+		}
+		var of []string
+		for _, k := range kinds {
+			of = append(of, "add "+string(k))
+		}
+		if kind == "" {
+			err = usageError{fmt.Errorf("--%s is a flag of %s, and the questions would not use it: name the KIND (e.g. gsgen add %s NAME --%s ...), or leave it out", flag.Name, strings.Join(of, " and "), kinds[0], flag.Name)}
+			return
+		}
+		err = usageError{fmt.Errorf("--%s is a flag of %s, not of add %s: leave it out (gsgen add --help says which flag is for which kind)", flag.Name, strings.Join(of, " and "), kind)}
+	})
+	return err
 }
 
 // add returns a with what add KIND [NAME] adds, built from the flags.
@@ -197,6 +250,9 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 		// name too many.
 		return a, &generator.InputError{Field: "KIND", Msg: "unknown kind " + generator.Quote(kind),
 			Fix: "choose from " + strings.Join(generator.KindNames(), ", ") + " (a Kafka consumer is: gsgen add kafka NAME)"}
+	}
+	if err := f.checkKind(fs, k.Name); err != nil {
+		return a, err
 	}
 	for _, d := range []struct {
 		flag string
@@ -211,7 +267,7 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 	for _, n := range []struct {
 		flag string
 		v    int
-	}{{"batch", f.batch}, {"max-retry", f.maxRetry}} {
+	}{{"batch", f.batch}} {
 		if fs.Changed(n.flag) {
 			if err := positive(n.flag, n.v); err != nil {
 				return a, err
@@ -245,7 +301,14 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 		if !fs.Changed("timeout") {
 			return a, usageError{errors.New("add task needs --timeout, how long one attempt may take, e.g. " + addExample[k.Name])}
 		}
-		return a.AddTask(generator.TaskAnswers{Type: name, Timeout: generator.Duration(f.timeout), Queue: f.queue, MaxRetry: f.maxRetry})
+		var retries *int // not given: the default
+		if fs.Changed("max-retry") {
+			if f.maxRetry < 0 {
+				return a, &generator.InputError{Field: "--max-retry", Msg: fmt.Sprintf("%d is negative", f.maxRetry), Fix: "give 0 (never retried) or more, or leave it out for the default 5"}
+			}
+			retries = generator.Retries(f.maxRetry)
+		}
+		return a.AddTask(generator.TaskAnswers{Type: name, Timeout: generator.Duration(f.timeout), Queue: f.queue, MaxRetry: retries})
 	}
 	return a, fmt.Errorf("gsgen cannot add a %s yet", kind) // a kind with instances and no case above: a gsgen bug
 }

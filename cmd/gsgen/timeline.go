@@ -16,6 +16,7 @@ import (
 
 func newTimelineCmd(e *env) *cobra.Command {
 	var dir, svg, colour string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "timeline [LOGFILE]",
 		Short: "Draw a real shutdown from a service's log against its budget",
@@ -35,7 +36,8 @@ SIGKILL at the end of the grace period (^).
 
 Lines that are not JSON are skipped, as is text before a line's first '{'
 (the prefixes of docker compose logs). --svg also writes the drawing as a
-standalone SVG for a projector. Exits 2 when the log has no shutdown or
+standalone SVG for a projector: into a new file, or over an existing one
+with --force (never through a symbolic link, never over the log). Exits 2 when the log has no shutdown or
 cannot be read, or --dir has no gsgen.yaml.`,
 		Example: `  ./bin/orders 2> orders.log   # then SIGTERM (Ctrl-C) and: gsgen timeline orders.log
   kubectl logs deploy/orders --previous | gsgen timeline --dir ./orders
@@ -45,6 +47,17 @@ cannot be read, or --dir has no gsgen.yaml.`,
 			scr, err := screen.New(e.stdout, colour, os.Getenv)
 			if err != nil {
 				return usageError{err}
+			}
+			name := "-"
+			if len(args) == 1 {
+				name = args[0]
+			}
+			// Where the SVG goes is checked before anything is read.
+			writeSVG := cmd.Flags().Changed("svg")
+			if writeSVG {
+				if err := checkSVG(svg, name, force); err != nil {
+					return err
+				}
 			}
 			// The budget first: a wrong --dir should not wait for a log on stdin.
 			// Read only, as a dry run: the lock waits out a run in progress.
@@ -61,10 +74,6 @@ cannot be read, or --dir has no gsgen.yaml.`,
 			if err != nil {
 				return err
 			}
-			name := "-"
-			if len(args) == 1 {
-				name = args[0]
-			}
 			log, label, err := openLog(e, name)
 			if err != nil {
 				return err
@@ -79,9 +88,9 @@ cannot be read, or --dir has no gsgen.yaml.`,
 				return err
 			}
 			t := timeline.New(s, plan)
-			if svg != "" {
-				if err := os.WriteFile(svg, []byte(t.SVG()), 0o644); err != nil {
-					return &generator.InputError{Field: "--svg", Msg: err.Error(), Fix: "name a file in a directory you can write to"}
+			if writeSVG {
+				if err := generator.WriteNamedFile("--svg", svg, []byte(t.SVG()), force); err != nil {
+					return err
 				}
 			}
 			_, err = io.WriteString(e.stdout, scr.Colour(t.Text(scr.Cols)))
@@ -89,9 +98,27 @@ cannot be read, or --dir has no gsgen.yaml.`,
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", ".", "the generated `SERVICE` whose gsgen.yaml holds the budget")
-	cmd.Flags().StringVar(&svg, "svg", "", "also write the timeline to `FILE` as a standalone SVG")
+	cmd.Flags().StringVar(&svg, "svg", "", "also write the timeline to `FILE` as a standalone SVG (a new file; see --force)")
+	cmd.Flags().BoolVar(&force, "force", false, "let --svg replace an existing file")
 	addColourFlag(cmd, &colour)
 	return cmd
+}
+
+// checkSVG refuses an --svg file gsgen may not write: see
+// generator.CheckWritable, and never the log being read, even with --force.
+func checkSVG(svg, log string, force bool) error {
+	if err := generator.CheckWritable("--svg", svg, force); err != nil {
+		return err
+	}
+	if log == "-" {
+		return nil
+	}
+	s, serr := os.Stat(svg)
+	l, lerr := os.Stat(log)
+	if serr == nil && lerr == nil && os.SameFile(s, l) {
+		return &generator.InputError{Field: "--svg", Msg: fmt.Sprintf("%s is the log being read", generator.Quote(svg)), Fix: "name another file for the SVG"}
+	}
+	return nil
 }
 
 // openLog opens the log to read: stdin for "-", else a regular file of at

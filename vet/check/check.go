@@ -5,7 +5,10 @@
 package check
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/checker"
@@ -35,6 +38,9 @@ func Run(opts Options) ([]vet.Finding, error) {
 	patterns := opts.Patterns
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
+	}
+	if err := checkDir(opts.Dir); err != nil {
+		return nil, err
 	}
 	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: opts.Dir, Tests: opts.Tests}, patterns...)
 	if err != nil {
@@ -74,6 +80,24 @@ func Run(opts Options) ([]vet.Finding, error) {
 	}
 	vet.SortFindings(findings)
 	return findings, nil
+}
+
+// checkDir refuses a --dir that is not a directory: go list would be
+// started in it and fail with "fork/exec .../go: no such file or directory".
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &generator.InputError{Field: "--dir", Msg: generator.Quote(dir) + " does not exist", Fix: "point --dir at the module to check (the directory with its go.mod)"}
+	case err != nil:
+		return &generator.InputError{Field: "--dir", Msg: fmt.Sprintf("cannot look at %s: %v", generator.Quote(dir), errors.Unwrap(err)), Fix: "check its permissions"}
+	case !st.IsDir():
+		return &generator.InputError{Field: "--dir", Msg: generator.Quote(dir) + " is not a directory", Fix: "point --dir at the module to check (the directory with its go.mod)"}
+	}
+	return nil
 }
 
 // loadErrors is bad input when nothing matched or a package did not load:

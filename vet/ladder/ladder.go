@@ -14,7 +14,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -114,6 +113,10 @@ func Check(dir string, pkgs []*packages.Package) ([]vet.Finding, error) {
 	return findings, nil
 }
 
+// MaxManifest is the most gsgen vet reads of one manifest file: far above a
+// real one (the API server stores objects of about 1.5 MiB at most).
+const MaxManifest = 8 << 20
+
 // readManifests parses every .yaml and .yml file under dir.
 func readManifests(dir string) ([]*manifest, error) {
 	var files []*manifest
@@ -124,7 +127,9 @@ func readManifests(dir string) ([]*manifest, error) {
 		if d.IsDir() || (filepath.Ext(p) != ".yaml" && filepath.Ext(p) != ".yml") {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		// A regular file under a cap, never through a link: a FIFO named
+		// x.yaml would block, a link to /dev/zero would never end.
+		data, err := generator.ReadRegularFile(p, MaxManifest, "--manifests reads only regular .yaml files of at most 8 MiB, never through a link: move it out of the directory")
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -201,5 +202,46 @@ func TestManifestMessageIsPlans(t *testing.T) {
 	}
 	if want := "Deployment orders: " + plan.Error(); findings[0].Message != want {
 		t.Errorf("vet says\n%s\nplan says\n%s", findings[0].Message, want)
+	}
+}
+
+// Manifests are read as regular files under a cap, never through a link:
+// a FIFO would block for ever, a link to /dev/zero would never end, a huge
+// file would be read whole.
+func TestManifestsThatAreNotFilesAreRefused(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "outside.yaml")
+	if err := os.WriteFile(outside, []byte("kind: ConfigMap\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		plant func(p string) error
+		want  string
+	}{
+		"fifo":         {func(p string) error { return syscall.Mkfifo(p, 0o644) }, "is a FIFO, not a regular file"},
+		"link to zero": {func(p string) error { return os.Symlink("/dev/zero", p) }, "is a symbolic link"},
+		"link out":     {func(p string) error { return os.Symlink(outside, p) }, "is a symbolic link"},
+		"100 MB":       {func(p string) error { return os.Truncate(p, 100<<20) }, "is 104857600 bytes; gsgen reads at most 8192 KiB here"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "x.yaml")
+			if name == "100 MB" {
+				os.WriteFile(p, nil, 0o644)
+			}
+			if err := c.plant(p); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { _, err := Check(dir, nil); done <- err }()
+			select {
+			case err := <-done:
+				var input *generator.InputError
+				if !errors.As(err, &input) || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("Check = %v, want bad input saying %q", err, c.want)
+				}
+			case <-time.After(time.Minute): // only catches a hang
+				t.Fatal("Check is still reading after a minute")
+			}
+		})
 	}
 }

@@ -164,8 +164,8 @@ func (iv *interview) settings(k *generator.Kind, i int) []question {
 				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Tasks[i].Timeout) }},
 			{field: fmt.Sprintf("tasks[%d].queue", i), title: "Queue", def: t.Queue, help: "the asynq queue it goes to",
 				set: func(a *generator.Answers, s string) error { a.Tasks[i].Queue = s; return nil }},
-			{field: fmt.Sprintf("tasks[%d].max_retry", i), title: "Max retry", def: fmt.Sprint(t.MaxRetry), help: "retries of a failing task",
-				set: func(a *generator.Answers, s string) error { return parseCount(s, &a.Tasks[i].MaxRetry) }},
+			{field: fmt.Sprintf("tasks[%d].max_retry", i), title: "Max retry", def: fmt.Sprint(*t.MaxRetry), help: "retries of a failing task (0: never retried)",
+				set: func(a *generator.Answers, s string) error { return parseRetries(s, &a.Tasks[i].MaxRetry) }},
 		}
 	}
 	return nil

@@ -166,6 +166,9 @@ func (c *Console) run(field huh.Field, title, help string) error {
 	switch {
 	case errors.Is(err, huh.ErrUserAborted):
 		return ErrAborted
+	case errors.Is(err, errChoiceOutOfRange) && (c.lines.Ended() || c.lines.Err() != nil):
+		return &generator.InputError{Field: "stdin", Msg: fmt.Sprintf("input ended at %q after an answer that is not one of its choices: nothing written", title),
+			Fix: "answer with the number of a choice, one answer per line (an empty line keeps the default)"}
 	case err != nil:
 		return err
 	case c.accessible() && c.lines.Err() != nil:
@@ -189,7 +192,19 @@ func (c *Console) runForm(form *huh.Form) error {
 		return form.WithProgramOptions(tea.WithoutSignalHandler()).RunWithContext(c.signals.ctx)
 	}
 	done := make(chan error, 1)
-	go func() { done <- form.Run() }()
+	go func() {
+		// huh's accessible selects take the last line they read when the
+		// input ends, valid or not, and index their options with it: "9"
+		// or "0" and then nothing panics (facts.md). Every select and
+		// multi-select runs here, so this one guard covers them all; run
+		// then reports the end of the input.
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("%w: %v", errChoiceOutOfRange, r)
+			}
+		}()
+		done <- form.Run()
+	}()
 	select {
 	case err := <-done:
 		return err
@@ -197,6 +212,9 @@ func (c *Console) runForm(form *huh.Form) error {
 		return nil
 	}
 }
+
+// errChoiceOutOfRange is a select that panicked on a choice it has not.
+var errChoiceOutOfRange = errors.New("the answer is not one of the choices")
 
 // recap leaves the answer on screen: a terminal form clears itself when it
 // is done. Accessible prompts already show what was typed.

@@ -450,6 +450,19 @@ func parseDuration(s string, into *generator.Duration) error {
 	return nil
 }
 
+// parseRetries reads a number of retries: 0 or more.
+func parseRetries(s string, into **int) error {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s is not a whole number", generator.Quote(s))
+	case n < 0:
+		return fmt.Errorf("%d is negative; give 0 (never retried) or more", n)
+	}
+	*into = generator.Retries(n)
+	return nil
+}
+
 func parseCount(s string, into *int) error {
 	n, err := strconv.Atoi(s)
 	switch {

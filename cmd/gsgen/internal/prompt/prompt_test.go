@@ -69,3 +69,40 @@ func TestEveryComponentHasADescription(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAccessibleChoice: whatever lines an accessible select or multi-select
+// reads (a number out of range, 0, words, NULs, nothing), it answers with
+// one of its options or fails with an *generator.InputError: it never
+// panics, as huh's own select does when the input ends after a bad choice.
+func FuzzAccessibleChoice(f *testing.F) {
+	for _, seed := range []string{"9\n", "0\n", "words\n", "\x00\n", "", "2\n", "-1\n", "1\n9\n", "99999999999999999999\n"} {
+		f.Add(seed)
+	}
+	q := Choice{Title: "Pick", Options: []Option{{"a", "first"}, {"b", "second"}, {"c", "third"}}}
+	f.Fuzz(func(t *testing.T, input string) {
+		one := NewAccessible(strings.NewReader(input), io.Discard)
+		got, err := one.ChooseOne(q, "a")
+		one.Close()
+		checkChoice(t, err, got)
+		many := NewAccessible(strings.NewReader(input), io.Discard)
+		picked, err := many.ChooseMany(q, nil)
+		many.Close()
+		checkChoice(t, err, picked...)
+	})
+}
+
+func checkChoice(t *testing.T, err error, got ...string) {
+	t.Helper()
+	if err != nil {
+		var input *generator.InputError
+		if !errors.As(err, &input) {
+			t.Fatalf("err = %v (%T), want an *generator.InputError", err, err)
+		}
+		return
+	}
+	for _, g := range got {
+		if g != "a" && g != "b" && g != "c" {
+			t.Fatalf("answered %q, which is no option", g)
+		}
+	}
+}
