@@ -28,6 +28,7 @@ func TestRegeneratingALabIsRefused(t *testing.T) {
 		{"regen", dir, "--dry-run"},
 		{"add", "worker", "report", "--interval", "1m", "--dir", dir},
 		{"remove", "cleaner", "processed-events", "--dir", dir},
+		{"upgrade", dir, "--dry-run"},
 	} {
 		code, _, stderr := gsgen(t, args...)
 		if code != exitBadInput || !strings.Contains(stderr, "holds lab 2") || !strings.Contains(stderr, "--force-lab") {

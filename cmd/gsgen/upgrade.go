@@ -12,6 +12,7 @@ import (
 
 func newUpgradeCmd(e *env) *cobra.Command {
 	var dir, conflicts string
+	var forceLab bool
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "upgrade [DIR]",
@@ -37,11 +38,15 @@ the gsgen that wrote the service are listed.`,
 			if conflicts != "stop" && conflicts != "markers" {
 				return usageError{fmt.Errorf("--conflicts is stop or markers, not %s", generator.Quote(conflicts))}
 			}
+			if err := refuseLab(dir, forceLab); err != nil {
+				return err
+			}
 			return upgrade(e, dir, dryRun, conflicts == "markers")
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", ".", "the service's directory (where gsgen.yaml is)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan and a unified diff of every change, merges included; write nothing")
+	cmd.Flags().BoolVar(&forceLab, "force-lab", false, "run in a lab's directory too, undoing its planted mistake")
 	cmd.Flags().StringVar(&conflicts, "conflicts", "stop", "on a conflict: stop (write nothing, list them, exit 1) or markers (write diff3 markers to resolve, exit 1)")
 	return cmd
 }
