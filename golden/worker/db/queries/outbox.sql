@@ -31,10 +31,10 @@ SELECT pg_try_advisory_xact_lock(hashtextextended(sqlc.arg(lock_name)::text, 0))
 -- parked, not waiting for their next attempt. When ordered, it also leaves
 -- out every event behind an earlier one of its aggregate that waits or is
 -- parked, so a failing event holds back its own aggregate and no other,
--- and takes only events of the given slots, those whose locks the relay
--- holds. An event's slot is a hash of its aggregate id modulo slot_count
--- (outbox.Slots), computed here rather than stored, so that no migration
--- has to rewrite the table to add it. SKIP LOCKED: rows another relay has
+-- and takes only events of the given slots (an event's slot is a hash of
+-- its aggregate id modulo slot_count, outbox.Slots, computed here rather
+-- than stored, so that no migration has to rewrite the table to add it),
+-- those whose locks the relay holds. SKIP LOCKED: rows another relay has
 -- locked are skipped, not waited for.
 SELECT e.id, e.aggregate_id, e.topic, e.payload, e.attempts, e.traceparent
 FROM outbox_event AS e
