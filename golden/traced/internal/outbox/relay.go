@@ -253,7 +253,8 @@ func (r *Relay) backOff(down *outage, err error) time.Duration {
 	}
 	down.failures++
 	wait := r.backoff(down.failures)
-	if partial := (*partialPublish)(nil); errors.As(err, &partial) {
+	var partial *partialPublish
+	if errors.As(err, &partial) {
 		r.log.Error("outbox batch partly published; the events Kafka did not take stay pending, no attempt charged", "err", partial.err,
 			"published", partial.published, "pending", partial.pending, "failed_looks", down.failures, "retry_in", wait.String())
 		return wait
@@ -278,8 +279,9 @@ func (r *Relay) backoff(n int) time.Duration {
 // ordered mode each batch takes the slots of the sweep's next window, and
 // drain stops once a whole round of windows came back short. It checks ctx
 // between batches: shutdown waits for one batch at most. It returns the
-// error of a batch that failed as a whole; events Kafka refused one by one
-// are no error here: they were charged an attempt and wait their turn.
+// error of a batch that Kafka or PostgreSQL failed, as a whole or in part
+// (partialPublish); events Kafka refused one by one are no error here:
+// they were charged an attempt and wait their turn.
 func (r *Relay) drain(ctx context.Context, w *kafka.Writer, s *sweep) error {
 	rounds := 1
 	if r.cfg.Ordered {
