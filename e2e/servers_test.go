@@ -104,9 +104,17 @@ func newDatabase(t *testing.T, serviceDir string) (string, *pgxpool.Pool) {
 			t.Fatal(err)
 		}
 		up, _, _ := strings.Cut(string(src), "-- +goose Down")
-		// No arguments: pgx sends it with the simple protocol, which runs several statements.
-		if _, err := pool.Exec(ctx, up); err != nil {
-			t.Fatalf("applying %s: %v", filepath.Base(m), err)
+		// No arguments: pgx sends it with the simple protocol, which runs several
+		// statements, in one transaction. A migration goose runs outside one (NO
+		// TRANSACTION, for CREATE INDEX CONCURRENTLY) goes a statement at a time.
+		statements := []string{up}
+		if strings.Contains(up, "-- +goose NO TRANSACTION") {
+			statements = strings.SplitAfter(up, ";\n")
+		}
+		for _, statement := range statements {
+			if _, err := pool.Exec(ctx, statement); err != nil {
+				t.Fatalf("applying %s: %v", filepath.Base(m), err)
+			}
 		}
 	}
 	return dbURL, pool

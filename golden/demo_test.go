@@ -114,7 +114,7 @@ func TestDemo(t *testing.T) {
 
 	t.Run("the relay marks events it did not write", func(t *testing.T) {
 		out, code := runDemo(t, bin, demoLocal, lab.Edit{File: "internal/outbox/relay.go",
-			From: `err := r.writer.WriteMessages(ctx, msgs...)`,
+			From: `err := w.WriteMessages(ctx, msgs...)`,
 			To:   `err := error(nil) // the events are never written`})
 		if code != 1 {
 			t.Fatalf("the demo exited %d, want 1 (loss):\n%s", code, out)

@@ -8,6 +8,13 @@
 -- outbox has the column, traced or not, so turning tracing on or off never
 -- adds or removes a migration. A migration of its own, not a change to 0001:
 -- a database that has applied 0001 never applies it again.
+--
+-- A nullable column without a default: PostgreSQL only records it in the
+-- catalog, without touching the rows. The lock it needs for that (ACCESS
+-- EXCLUSIVE, for an instant) waits for the transactions using the table, and
+-- every insert queues behind it meanwhile, so it waits at most 5 s: past
+-- that the migration fails without a change, and is run again.
+SET LOCAL lock_timeout = '5s';
 ALTER TABLE outbox_event ADD COLUMN traceparent text;
 
 -- +goose Down

@@ -21,7 +21,6 @@ type OutboxEvent struct {
 	LastError     *string
 	NextAttemptAt *time.Time
 	ParkedAt      *time.Time
-	Slot          int16
 	Traceparent   *string
 }
 

@@ -91,7 +91,7 @@ FROM outbox_event AS e
 WHERE e.dispatched_at IS NULL
   AND e.parked_at IS NULL
   AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
-  AND (NOT $1::bool OR e.slot = ANY($2::integer[]))
+  AND (NOT $1::bool OR abs(hashtextextended(e.aggregate_id, 0) % $2::integer) = ANY($3::integer[]))
   AND NOT ($1::bool AND EXISTS (
       SELECT 1
       FROM outbox_event AS held
@@ -101,12 +101,13 @@ WHERE e.dispatched_at IS NULL
         AND (held.created_at, held.id) < (e.created_at, e.id)
   ))
 ORDER BY e.created_at, e.id
-LIMIT $3
+LIMIT $4
 FOR UPDATE SKIP LOCKED
 `
 
 type LockOutboxBatchParams struct {
 	Ordered   bool
+	SlotCount int32
 	Slots     []int32
 	BatchSize int32
 }
@@ -124,11 +125,18 @@ type LockOutboxBatchRow struct {
 // parked, not waiting for their next attempt. When ordered, it also leaves
 // out every event behind an earlier one of its aggregate that waits or is
 // parked, so a failing event holds back its own aggregate and no other,
-// and takes only events of the given slots, those whose locks the relay
-// holds. SKIP LOCKED: rows another relay has locked are skipped, not waited
-// for.
+// and takes only events of the given slots (an event's slot is a hash of
+// its aggregate id modulo slot_count, outbox.Slots, computed here rather
+// than stored, so that no migration has to rewrite the table to add it),
+// those whose locks the relay holds. SKIP LOCKED: rows another relay has
+// locked are skipped, not waited for.
 func (q *Queries) LockOutboxBatch(ctx context.Context, arg LockOutboxBatchParams) ([]LockOutboxBatchRow, error) {
-	rows, err := q.db.Query(ctx, lockOutboxBatch, arg.Ordered, arg.Slots, arg.BatchSize)
+	rows, err := q.db.Query(ctx, lockOutboxBatch,
+		arg.Ordered,
+		arg.SlotCount,
+		arg.Slots,
+		arg.BatchSize,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -156,11 +164,13 @@ func (q *Queries) LockOutboxBatch(ctx context.Context, arg LockOutboxBatchParams
 
 const markOutboxDispatched = `-- name: MarkOutboxDispatched :exec
 UPDATE outbox_event
-SET dispatched_at = now()
+SET dispatched_at = now(), last_error = NULL, next_attempt_at = NULL
 WHERE id = ANY($1::uuid[])
 `
 
 // MarkOutboxDispatched marks published events, all ids in one statement.
+// An event Kafka refused before keeps its attempts but no longer its error
+// or its next attempt: it is published.
 func (q *Queries) MarkOutboxDispatched(ctx context.Context, ids []pgtype.UUID) error {
 	_, err := q.db.Exec(ctx, markOutboxDispatched, ids)
 	return err

@@ -102,6 +102,55 @@ func TestRelayPublishesEachEventOnceInOrder(t *testing.T) {
 	}
 }
 
+// While Kafka refuses some produce requests (NOT_LEADER_FOR_PARTITION, as
+// during a leader move), batches fail as a whole and go out again later, and
+// the events of each aggregate still reach Kafka in the order they were
+// stored, first deliveries counted over the whole topic. Kafka refuses
+// requests in runs as long as the writer's attempts and then takes one, so
+// a batch it refuses is followed by one it takes: a loop's events split
+// across two record batches (a writer shared by the loops does that) would
+// go out later ones first. Eight loops, small transactions stored while
+// they run, and one partition, so that every loop's writes meet there and
+// batches are often partial.
+func TestRelayKeepsOrderWhileKafkaRefusesSomeRequests(t *testing.T) {
+	const topic = "one-partition"
+	r := newRig(t)
+	if err := r.kafka.CreateTopic(topic, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig()
+	// A shorter budget, so the writer's backoff (a hundredth of it) is short.
+	cfg.Relays, cfg.BatchSize, cfg.BatchTimeout = 8, 10, time.Second
+	refused := r.refuseProduce(NewWriter(nil, cfg).MaxAttempts)
+	r.start(cfg)
+
+	// Writers of one aggregate are serialised, the precondition of its
+	// order: each storer has aggregates of its own.
+	const events, aggregates, storers = 1000, 32, 4
+	stored := make([][]storedEvent, storers)
+	var storing sync.WaitGroup
+	for s := range storers {
+		storing.Go(func() {
+			seq := map[string]int{}
+			for i := 0; len(stored[s]) < events/storers; i++ {
+				agg := "agg-" + strconv.Itoa(s+storers*(i%(aggregates/storers)))
+				stored[s] = append(stored[s], storeInTx(t, r.pool, topic, agg, seq, 1+i%3)...)
+			}
+		})
+	}
+	storing.Wait()
+	for _, s := range stored {
+		r.stored = append(r.stored, s...)
+	}
+	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", len(r.stored))
+	r.stopRelays()
+	if refused.Load() == 0 {
+		t.Fatal("Kafka refused no produce request: nothing was tested")
+	}
+	t.Logf("Kafka refused %d produce requests", refused.Load())
+	checkFirstDeliveries(t, r.read(topic), r.stored)
+}
+
 // A batch being published when shutdown cancels ctx is still published,
 // marked and committed: Run returns only after that. Meanwhile the relay
 // holds its slots' advisory locks, which keep other relays from publishing
@@ -125,7 +174,7 @@ func TestRelayFinishesTheBatchInFlightWhenCancelled(t *testing.T) {
 		t.Error("a batch is in flight, but a relay of the version before slots could take the relay-wide lock and publish at the same time")
 	}
 	var slot int32
-	if err := r.pool.QueryRow(context.Background(), "SELECT slot FROM outbox_event LIMIT 1").Scan(&slot); err != nil {
+	if err := r.pool.QueryRow(context.Background(), "SELECT "+slotOf+" FROM outbox_event LIMIT 1").Scan(&slot); err != nil {
 		t.Fatal(err)
 	}
 	if free := r.slotsFree(cfg.LockName); slices.Contains(free, slot) {
@@ -170,7 +219,7 @@ func TestRelayWaitsForARelayOfBeforeSlots(t *testing.T) {
 	}
 	// One look of today's relay, in this goroutine: it returns once every
 	// window came back short.
-	if err := relay.drain(ctx, newSweep(0, 0, 1)); err != nil {
+	if err := relay.drain(ctx, w, newSweep(0, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if n := r.count("dispatched_at IS NOT NULL"); n != 0 {
@@ -179,7 +228,7 @@ func TestRelayWaitsForARelayOfBeforeSlots(t *testing.T) {
 	if err := old.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := relay.drain(ctx, newSweep(0, 0, 1)); err != nil {
+	if err := relay.drain(ctx, w, newSweep(0, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if n := r.count("dispatched_at IS NULL"); n != 0 {
@@ -188,36 +237,51 @@ func TestRelayWaitsForARelayOfBeforeSlots(t *testing.T) {
 	checkPublished(t, r.read(testTopic), r.stored, true)
 }
 
-// The slot PostgreSQL stores on each row (db/migrations/0004) takes the
-// values 0 to Slots-1, all of them: a relay that knew fewer slots than the
-// rows use would never publish the others, and one that knew more would
-// only look at empty ones. An aggregate's events share one slot.
-func TestSlotsAreTheMigrations(t *testing.T) {
+// slotOf is an event's slot as LockOutboxBatch computes it.
+var slotOf = "abs(hashtextextended(aggregate_id, 0) % " + strconv.Itoa(Slots) + ")::integer"
+
+// Asked for one slot at a time, the relay's query (LockOutboxBatch) takes
+// every due event exactly once over the Slots slots, each slot some, and
+// an aggregate's events all in one slot: a relay that counted fewer slots
+// than the query would never publish the others.
+func TestSlotsTakeEachEventOnce(t *testing.T) {
 	r := newRig(t, testTopic)
 	r.storeMany(testTopic, 10*Slots*2, 10*Slots)
-	rows, err := r.pool.Query(context.Background(), "SELECT DISTINCT slot::integer FROM outbox_event ORDER BY 1")
+	ctx := context.Background()
+	tx, err := r.pool.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-	if err != nil {
-		t.Fatal(err)
+	defer tx.Rollback(ctx)
+	slotOfEvent := map[string]int32{}
+	slotOfAggregate := map[string]int32{}
+	for slot := range int32(Slots) {
+		rows, err := db.New(tx).LockOutboxBatch(ctx, db.LockOutboxBatchParams{Ordered: true, SlotCount: Slots, Slots: []int32{slot}, BatchSize: int32(len(r.stored))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) == 0 {
+			t.Errorf("slot %d has no event of %d aggregates", slot, 10*Slots)
+		}
+		for _, row := range rows {
+			if prev, ok := slotOfEvent[row.ID.String()]; ok {
+				t.Errorf("event %s taken in slots %d and %d", row.ID, prev, slot)
+			}
+			slotOfEvent[row.ID.String()] = slot
+			if prev, ok := slotOfAggregate[row.AggregateID]; ok && prev != slot {
+				t.Errorf("aggregate %s has events in slots %d and %d", row.AggregateID, prev, slot)
+			}
+			slotOfAggregate[row.AggregateID] = slot
+		}
 	}
-	want := make([]int32, Slots)
-	for i := range want {
-		want[i] = int32(i)
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("the rows of %d aggregates are in slots %v, want each of 0..%d (outbox.Slots): the migration's modulus and Slots disagree", 10*Slots, got, Slots-1)
-	}
-	if n := r.count("aggregate_id IN (SELECT aggregate_id FROM outbox_event GROUP BY aggregate_id HAVING count(DISTINCT slot) > 1)"); n != 0 {
-		t.Errorf("%d events share their aggregate with events of another slot", n)
+	if len(slotOfEvent) != len(r.stored) {
+		t.Errorf("the %d slots took %d of %d events", Slots, len(slotOfEvent), len(r.stored))
 	}
 }
 
-// A database that had events before the slots (migrations up to 0003)
-// gets a slot on each of them from 0004, and the relay publishes them all,
-// in order, with the events stored after. The migration reverts, too.
+// A database that had events before the slots (migrations up to 0003) is
+// migrated up, and the relay publishes them all, in order, with the events
+// stored after. The migrations revert, too.
 func TestSlotsMigrationKeepsTheEventsStoredBefore(t *testing.T) {
 	r := newRig(t, testTopic)
 	ctx := context.Background()
@@ -245,10 +309,47 @@ func TestSlotsMigrationKeepsTheEventsStoredBefore(t *testing.T) {
 	if _, err := provider.Up(ctx); err != nil {
 		t.Fatalf("applying 0004 over 200 events: %v", err)
 	}
-	if n := r.count("slot IS DISTINCT FROM abs(hashtextextended(aggregate_id, 0) % " + strconv.Itoa(Slots) + ")"); n != 0 {
-		t.Errorf("%d events stored before 0004 have no slot, or another than their aggregate's", n)
-	}
 	r.storeMany(testTopic, 100, 40) // after: aggregates before-* and agg-* side by side
+	cfg := testConfig()
+	cfg.Relays = 3
+	r.start(cfg)
+	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", len(r.stored))
+	r.stopRelays()
+	checkPublished(t, r.read(testTopic), r.stored, true)
+}
+
+// A database that applied the earlier 0004, which stored each event's slot
+// in a generated column, keeps that column (goose never runs a version
+// twice): inserts still fill it, the relay publishes every event in order
+// without reading it, and its values are the slots the relay computes, so
+// relays of that version and of this one lock the same slot for an event.
+func TestRelayWorksBesideTheEarlierSlotColumn(t *testing.T) {
+	r := newRig(t, testTopic)
+	ctx := context.Background()
+	sqlDB := stdlib.OpenDBFromPool(r.pool)
+	defer sqlDB.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, migrations.FS, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer provider.Close()
+	if _, err := provider.DownTo(ctx, 3); err != nil {
+		t.Fatalf("reverting to 0003: %v", err)
+	}
+	// 0004 as it was, recorded as applied: goose skips today's 0004.
+	if _, err := r.pool.Exec(ctx, earlierSlots); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.pool.Exec(ctx, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (4, true)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatalf("migrating up beside the earlier slot column: %v", err)
+	}
+	r.storeMany(testTopic, 300, 40)
+	if n := r.count("slot IS DISTINCT FROM " + slotOf); n != 0 {
+		t.Errorf("%d events whose stored slot is not the relay's", n)
+	}
 	cfg := testConfig()
 	cfg.Relays = 3
 	r.start(cfg)
@@ -286,7 +387,7 @@ func TestRelayLoopsPublishOtherSlotsWhileOneBatchIsHeld(t *testing.T) {
 	emptied := func() (int, error) {
 		var n int
 		err := r.pool.QueryRow(context.Background(),
-			"SELECT count(*) FROM (SELECT slot FROM outbox_event GROUP BY slot HAVING bool_and(dispatched_at IS NOT NULL)) AS done").Scan(&n)
+			"SELECT count(*) FROM (SELECT "+slotOf+" FROM outbox_event GROUP BY 1 HAVING bool_and(dispatched_at IS NOT NULL)) AS done").Scan(&n)
 		return n, err
 	}
 	testenv.WaitFor(t, "slots emptied while the other loop's batch is held", others, emptied)
@@ -458,6 +559,38 @@ func TestRelayBacksOffWhileKafkaIsDown(t *testing.T) {
 	checkPublished(t, r.read(testTopic), r.stored, true)
 }
 
+// When Kafka takes part of a batch (one partition's leader is away), the
+// events it took are marked dispatched and committed, and the log says so:
+// how many were published and how many stay pending, not that the whole
+// batch stays pending. Once the partition is back, the rest goes out.
+func TestRelayLogsAPartlyPublishedBatchAsSuch(t *testing.T) {
+	r := newRig(t, testTopic)
+	away := r.kafka.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: testTopic, Partitions: []int32{0}, Err: kerr.NotLeaderForPartition, Count: -1})
+	const events = 40
+	r.storeMany(testTopic, events, 8) // aggregates on every partition
+	cfg := testConfig()
+	cfg.Ordered = false // every slot in one batch: the first is the whole outbox
+	r.start(cfg)
+
+	isFailure := func(l logLine) bool { return l.level == slog.LevelError && strings.HasPrefix(l.msg, "outbox batch") }
+	testenv.WaitFor(t, "failed batches logged", 1, func() (int, error) { return len(r.log.matching(isFailure)), nil })
+	first := r.log.matching(isFailure)[0]
+	published := r.count("dispatched_at IS NOT NULL")
+	if published == 0 || published == events {
+		t.Fatalf("%d of %d events published while partition 0 is away: the test needs aggregates on it and on others", published, events)
+	}
+	want := map[string]string{"published": strconv.Itoa(published), "pending": strconv.Itoa(events - published)}
+	if !strings.HasPrefix(first.msg, "outbox batch partly published") || first.attrs["published"] != want["published"] || first.attrs["pending"] != want["pending"] {
+		t.Errorf("the partly published batch logged %q %v; want it partly published, with published=%s pending=%s",
+			first.msg, first.attrs, want["published"], want["pending"])
+	}
+
+	away.Remove()
+	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", events)
+	r.stopRelays()
+	checkPublished(t, r.read(testTopic), r.stored, false)
+}
+
 // A batch's marks go to PostgreSQL in one round trip with its COMMIT. When
 // a mark fails, nothing of the batch is committed (PostgreSQL runs no
 // statement of a batch after one that failed), its slots and rows are let
@@ -481,7 +614,7 @@ FOR EACH ROW EXECUTE FUNCTION refuse_marks()`)
 	defer w.Close()
 	relay := NewRelay(r.pool, w, cfg, slog.New(r.log))
 
-	err = relay.drain(ctx, newSweep(0, 0, 1))
+	err = relay.drain(ctx, w, newSweep(0, 0, 1))
 	if err == nil || !strings.Contains(err.Error(), "events dispatched") || !strings.Contains(err.Error(), "marks refused by the test") {
 		t.Fatalf("drain = %v, want the failed mark", err)
 	}
@@ -498,7 +631,7 @@ FOR EACH ROW EXECUTE FUNCTION refuse_marks()`)
 	if _, err := r.pool.Exec(ctx, "DROP TRIGGER refuse_marks ON outbox_event"); err != nil {
 		t.Fatal(err)
 	}
-	if err := relay.drain(ctx, newSweep(0, 0, 1)); err != nil {
+	if err := relay.drain(ctx, w, newSweep(0, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if n := r.count("dispatched_at IS NULL"); n != 0 {
@@ -556,6 +689,12 @@ func TestReleasingParkedEvents(t *testing.T) {
 	}
 	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", 52)
 	r.stopRelays()
+	// Published: the error of their last refusal is no longer theirs.
+	for _, id := range []string{first, second} {
+		if row := r.row(id); !row.dispatched || row.lastError != "" {
+			t.Errorf("released event %s: dispatched %v, last error %q; want dispatched, with no error", id, row.dispatched, row.lastError)
+		}
+	}
 	var acl []storedEvent
 	for _, e := range r.stored {
 		if e.topic == topic {
@@ -638,6 +777,31 @@ func (r *rig) storeMany(topic string, n, aggregates int) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
+}
+
+// storeInTx stores n events of aggregate in one transaction, numbered on
+// from seq[aggregate], and returns them. Safe to call at once for
+// different aggregates.
+func storeInTx(t *testing.T, pool *pgxpool.Pool, topic, aggregate string, seq map[string]int, n int) []storedEvent {
+	t.Helper()
+	var stored []storedEvent
+	err := pgx.BeginFunc(context.Background(), pool, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		for range n {
+			payload := fmt.Appendf(nil, "%s/%d", aggregate, seq[aggregate])
+			id, err := q.InsertOutboxEvent(context.Background(), db.InsertOutboxEventParams{AggregateID: aggregate, Topic: topic, Payload: payload})
+			if err != nil {
+				return err
+			}
+			seq[aggregate]++
+			stored = append(stored, storedEvent{id.String(), aggregate, topic, payload})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	return stored
 }
 
 // start runs a relay with cfg and its own writer until the test ends, or
@@ -791,6 +955,35 @@ func (r *rig) holdProduceTo(topic string) (held <-chan struct{}, release chan st
 	return arrived, release
 }
 
+// refuseProduce makes Kafka refuse produce requests in runs of run, then
+// take one, and so on: each refused one answered NOT_LEADER_FOR_PARTITION
+// (6) for every partition in it, which kafka-go retries. It returns the
+// count of requests refused so far.
+func (r *rig) refuseProduce(run int) *atomic.Int64 {
+	var requests, refused atomic.Int64
+	r.kafka.ControlKey(int16(kmsg.Produce), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		r.kafka.KeepControl()
+		if requests.Add(1)%int64(run+1) == 0 {
+			return nil, nil, false // the cluster handles it
+		}
+		refused.Add(1)
+		produce := req.(*kmsg.ProduceRequest)
+		resp := produce.ResponseKind().(*kmsg.ProduceResponse)
+		for _, topic := range produce.Topics {
+			rt := kmsg.NewProduceResponseTopic()
+			rt.Topic, rt.TopicID = topic.Topic, topic.TopicID
+			for _, p := range topic.Partitions {
+				rp := kmsg.NewProduceResponseTopicPartition()
+				rp.Partition, rp.ErrorCode = p.Partition, kerr.NotLeaderForPartition.Code
+				rt.Partitions = append(rt.Partitions, rp)
+			}
+			resp.Topics = append(resp.Topics, rt)
+		}
+		return resp, nil, true
+	})
+	return &refused
+}
+
 // takeKafkaDown makes Kafka answer every request by closing the
 // connection, as a broker that is down would; the function it returns
 // brings Kafka back.
@@ -880,6 +1073,47 @@ func checkPublished(t *testing.T, published []kafka.Message, want []storedEvent,
 	if len(seen) != len(want) {
 		t.Errorf("Kafka holds %d of the %d events it should", len(seen), len(want))
 	}
+}
+
+// checkFirstDeliveries checks what Kafka holds against the events stored:
+// each at least once (a batch can be published again: at-least-once), and
+// per aggregate, the first delivery of each event after the first delivery
+// of every event stored before it.
+func checkFirstDeliveries(t *testing.T, published []kafka.Message, stored []storedEvent) {
+	t.Helper()
+	position := map[string]int{} // each event's place in stored
+	for i, e := range stored {
+		position[e.id] = i
+	}
+	seen := map[string]bool{}
+	latest := map[string]int{}     // per aggregate, the place of its latest event delivered
+	outOfOrder := map[string]int{} // per aggregate, events first delivered after a later one
+	duplicates := 0
+	for _, m := range published {
+		id := headerValue(m, EventIDHeader)
+		i, ok := position[id]
+		switch {
+		case !ok:
+			t.Errorf("record %d/%d carries event id %q, which was not stored", m.Partition, m.Offset, id)
+			continue
+		case seen[id]:
+			duplicates++
+			continue
+		}
+		seen[id] = true
+		agg := stored[i].aggregate
+		if last, ok := latest[agg]; ok && i < last {
+			outOfOrder[agg]++
+		}
+		latest[agg] = max(latest[agg], i)
+	}
+	if len(seen) != len(stored) {
+		t.Errorf("Kafka holds %d of the %d events stored", len(seen), len(stored))
+	}
+	if len(outOfOrder) > 0 {
+		t.Errorf("%d aggregates published out of order (events first delivered after a later one of theirs: %v)", len(outOfOrder), outOfOrder)
+	}
+	t.Logf("%d records, %d of them published again", len(published), duplicates)
 }
 
 func headerValue(m kafka.Message, key string) string {

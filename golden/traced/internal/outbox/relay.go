@@ -31,12 +31,15 @@ import (
 const DefaultLockName = "orders/outbox-relay"
 
 // Slots is how many slots the outbox is divided into: an event's slot is a
-// hash of its aggregate id, which PostgreSQL stores on the row (the slot
-// column, db/migrations/0004_outbox_slots.sql, which must use the same
-// number). In ordered mode a relay publishes a slot only while it holds
-// the slot's advisory lock, so relays publish different slots at once and
-// each aggregate's events still go out in order. It never changes once
-// rows exist: see the migration.
+// hash of its aggregate id modulo Slots, which the relay's query computes
+// (LockOutboxBatch in db/queries/outbox.sql). In ordered mode a relay
+// publishes a slot only while it holds the slot's advisory lock, so relays
+// publish different slots at once and each aggregate's events still go
+// out in order. Relays that count slots differently would put one
+// aggregate in two slots: change it only while no relay runs. 16 is also
+// what the slot column of an earlier 0004 migration holds
+// (db/migrations/0004_outbox_slots.sql), so relays of that version and of
+// this one agree during a rolling update.
 const Slots = 16
 
 // EventIDHeader is the Kafka header that carries the outbox row's id, the
@@ -82,13 +85,16 @@ type Config struct {
 // idempotent (the event id travels in the "event_id" header).
 type Relay struct {
 	pool     *pgxpool.Pool
-	writer   *kafka.Writer
+	writer   *kafka.Writer // the first loop's; Run makes the others theirs
 	cfg      Config
 	lockName string
 	log      *slog.Logger
 }
 
-// NewRelay returns a relay; it starts nothing until Run.
+// NewRelay returns a relay; it starts nothing until Run. Its first loop
+// publishes with writer, and each further loop with a writer of its own,
+// made by NewWriter with writer's Addr and Transport (see sendable for why):
+// to change how the relay writes, change NewWriter.
 func NewRelay(pool *pgxpool.Pool, writer *kafka.Writer, cfg Config, log *slog.Logger) *Relay {
 	lockName := cfg.LockName
 	if lockName == "" {
@@ -150,13 +156,28 @@ func (r *Relay) Run(ctx context.Context, wg *sync.WaitGroup) {
 	start := rand.IntN(Slots)
 	var loops sync.WaitGroup
 	for i := range relays {
-		loops.Go(func() { r.loop(ctx, newSweep(start, i, relays)) })
+		w := r.writer
+		if i > 0 {
+			w = r.loopWriter()
+			defer w.Close() // once the loops have returned: Close waits for nothing then
+		}
+		loops.Go(func() { r.loop(ctx, w, newSweep(start, i, relays)) })
 	}
 	loops.Wait()
 }
 
-// loop is one of Run's loops: a look at the outbox, then a pause.
-func (r *Relay) loop(ctx context.Context, s *sweep) {
+// loopWriter returns a writer for a loop of Run's but the first: NewWriter's,
+// to where and through what the first loop's writes. Sharing the Transport
+// shares its connections to the brokers.
+func (r *Relay) loopWriter() *kafka.Writer {
+	w := NewWriter(nil, r.cfg)
+	w.Addr, w.Transport = r.writer.Addr, r.writer.Transport
+	return w
+}
+
+// loop is one of Run's loops: a look at the outbox, then a pause. It
+// publishes through w, which no other loop calls.
+func (r *Relay) loop(ctx context.Context, w *kafka.Writer, s *sweep) {
 	// A timer rather than a ticker: after a failed look the next one comes
 	// later than usual (see backOff), not at the next tick.
 	next := time.NewTimer(r.cfg.PollInterval)
@@ -167,7 +188,7 @@ func (r *Relay) loop(ctx context.Context, s *sweep) {
 		case <-ctx.Done():
 			return
 		case <-next.C:
-			next.Reset(r.backOff(&down, r.drain(ctx, s)))
+			next.Reset(r.backOff(&down, r.drain(ctx, w, s)))
 		}
 	}
 }
@@ -232,6 +253,12 @@ func (r *Relay) backOff(down *outage, err error) time.Duration {
 	}
 	down.failures++
 	wait := r.backoff(down.failures)
+	var partial *partialPublish
+	if errors.As(err, &partial) {
+		r.log.Error("outbox batch partly published; the events Kafka did not take stay pending, no attempt charged", "err", partial.err,
+			"published", partial.published, "pending", partial.pending, "failed_looks", down.failures, "retry_in", wait.String())
+		return wait
+	}
 	r.log.Error("outbox batch failed; its events stay pending, no attempt charged", "err", err,
 		"failed_looks", down.failures, "retry_in", wait.String())
 	return wait
@@ -252,9 +279,10 @@ func (r *Relay) backoff(n int) time.Duration {
 // ordered mode each batch takes the slots of the sweep's next window, and
 // drain stops once a whole round of windows came back short. It checks ctx
 // between batches: shutdown waits for one batch at most. It returns the
-// error of a batch that failed as a whole; events Kafka refused one by one
-// are no error here: they were charged an attempt and wait their turn.
-func (r *Relay) drain(ctx context.Context, s *sweep) error {
+// error of a batch that Kafka or PostgreSQL failed, as a whole or in part
+// (partialPublish); events Kafka refused one by one are no error here:
+// they were charged an attempt and wait their turn.
+func (r *Relay) drain(ctx context.Context, w *kafka.Writer, s *sweep) error {
 	rounds := 1
 	if r.cfg.Ordered {
 		rounds = s.windows()
@@ -265,7 +293,7 @@ func (r *Relay) drain(ctx context.Context, s *sweep) error {
 			slots = s.window
 		}
 		start := time.Now()
-		more, err := r.publishBatch(ctx, slots)
+		more, err := r.publishBatch(ctx, w, slots)
 		r.cfg.Metrics.BatchDuration.Observe(time.Since(start).Seconds())
 		if err != nil {
 			r.cfg.Metrics.BatchFailures.Inc()
@@ -293,7 +321,7 @@ func (r *Relay) drain(ctx context.Context, s *sweep) error {
 // slot locks, and the COMMIT with the marks and charges (a pgx.Batch each,
 // whose statements PostgreSQL runs in order, none after one that failed).
 // The read of the rows goes alone, after the locks: see below.
-func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err error) {
+func (r *Relay) publishBatch(ctx context.Context, w *kafka.Writer, slots []int32) (more bool, err error) {
 	// The batch must not stop half-way when shutdown cancels ctx: rows that
 	// were published but not marked would be published again by the next
 	// replica. So it runs on a context that shutdown does not cancel, with a
@@ -356,7 +384,7 @@ func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err
 	}
 
 	q := db.New(tx)
-	rows, err := q.LockOutboxBatch(ctx, db.LockOutboxBatchParams{Ordered: r.cfg.Ordered, Slots: slots, BatchSize: int32(r.cfg.BatchSize)})
+	rows, err := q.LockOutboxBatch(ctx, db.LockOutboxBatchParams{Ordered: r.cfg.Ordered, SlotCount: Slots, Slots: slots, BatchSize: int32(r.cfg.BatchSize)})
 	if err != nil {
 		return false, fmt.Errorf("lock batch: %w", err)
 	}
@@ -364,7 +392,7 @@ func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err
 		return false, nil
 	}
 
-	d := r.publish(ctx, rows)
+	d := r.publish(ctx, w, rows)
 	// Only now, after the writes returned, the marks and charges are sent,
 	// with the COMMIT behind them. steps names each statement, for its error.
 	end := &pgx.Batch{}
@@ -388,8 +416,26 @@ func (r *Relay) publishBatch(ctx context.Context, slots []int32) (more bool, err
 	r.cfg.Metrics.Published.Add(float64(len(d.sent)))
 	r.countRefused(d.refused)
 	r.logRefused(d.refused)
-	return len(rows) == r.cfg.BatchSize || d.deferred > 0, d.kafkaErr
+	more = len(rows) == r.cfg.BatchSize || d.deferred > 0
+	if d.kafkaErr != nil && len(d.sent) > 0 {
+		return more, &partialPublish{published: len(d.sent), pending: len(rows) - len(d.sent) - len(d.refused), err: d.kafkaErr}
+	}
+	return more, d.kafkaErr
 }
+
+// partialPublish is the error of a batch Kafka took only part of: the
+// events it took are marked dispatched and committed, the others stay
+// pending, uncharged.
+type partialPublish struct {
+	published, pending int
+	err                error // what Kafka answered for the others
+}
+
+func (e *partialPublish) Error() string {
+	return fmt.Sprintf("%d events published, %d stay pending: %v", e.published, e.pending, e.err)
+}
+
+func (e *partialPublish) Unwrap() error { return e.err }
 
 // send sends b's statements on tx in one round trip and returns the error of
 // the first that failed, named by its step (steps[i] says what the i-th
@@ -431,9 +477,9 @@ type refusal struct {
 // errTooLarge marks an event larger than any message Kafka takes.
 var errTooLarge = errors.New("too large for Kafka")
 
-// publish writes the batch's events to Kafka, one WriteMessages call per
-// topic, at once, and sorts out what each event's result means.
-func (r *Relay) publish(ctx context.Context, rows []db.LockOutboxBatchRow) delivery {
+// publish writes the batch's events to Kafka with w, one WriteMessages call
+// per topic, at once, and sorts out what each event's result means.
+func (r *Relay) publish(ctx context.Context, w *kafka.Writer, rows []db.LockOutboxBatchRow) delivery {
 	var d delivery
 	events := r.sendable(rows, &d)
 	startPublishSpans(ctx, events)
@@ -443,7 +489,9 @@ func (r *Relay) publish(ctx context.Context, rows []db.LockOutboxBatchRow) deliv
 	for i, group := range groups {
 		// One call per topic: a missing topic fails the whole call it is in
 		// (see classify), and must not take other topics' events with it.
-		writes.Go(func() { results[i] = r.write(ctx, group) })
+		// Calls at once on one writer are safe here: kafka-go batches each
+		// topic's partitions apart, so they never share a record batch.
+		writes.Go(func() { results[i] = r.write(ctx, w, group) })
 	}
 	writes.Wait()
 
@@ -468,7 +516,7 @@ func (r *Relay) publish(ctx context.Context, rows []db.LockOutboxBatchRow) deliv
 		// Alone in its record batch: the event itself is at fault.
 		r.settle(&d, suspects[0].row, suspectErr)
 	case len(suspects) > 1:
-		r.isolate(ctx, &d, suspects)
+		r.isolate(ctx, w, &d, suspects)
 	}
 	return d
 }
@@ -476,10 +524,16 @@ func (r *Relay) publish(ctx context.Context, rows []db.LockOutboxBatchRow) deliv
 // sendable returns the events to write now. An event too large for the
 // writer is refused at once: it can never be published. In ordered mode,
 // each aggregate's events go in one request: all to one topic, and the
-// whole batch within MaxMessageBytes, so the writer sends each partition
-// one record batch, which Kafka takes or refuses whole. Then no event of
-// an aggregate is published while an earlier one of it failed. An event
-// held back stays pending, uncharged: the next batch takes it first.
+// whole batch within MaxMessageBytes (and BatchSize, the writer's too), so
+// the writer sends each partition one record batch, which Kafka takes or
+// refuses whole. Then no event of an aggregate is published while an
+// earlier one of it failed. That needs a writer no one else calls: kafka-go
+// (v0.4.51) adds a call's messages to the batch a partition has open, which
+// may hold another caller's, and opens the next batch when it is full, so
+// two loops sharing a writer could each have their events split across two
+// record batches, the first refused and the second taken. Hence one writer
+// per loop (Run). An event held back stays pending, uncharged: the
+// next batch takes it first.
 func (r *Relay) sendable(rows []db.LockOutboxBatchRow, d *delivery) []event {
 	var out []event
 	held := map[string]bool{}      // aggregates whose later events wait for the next batch
@@ -568,13 +622,13 @@ func byTopic(events []event) [][]event {
 // each event's error, nil for those Kafka has. kafka-go reports per message
 // (WriteErrors) when some partitions failed, and one error for the whole
 // call when it failed before sending anything.
-func (r *Relay) write(ctx context.Context, events []event) []error {
+func (r *Relay) write(ctx context.Context, w *kafka.Writer, events []event) []error {
 	msgs := make([]kafka.Message, len(events))
 	for i, e := range events {
 		msgs[i] = e.msg
 	}
 	errs := make([]error, len(events))
-	err := r.writer.WriteMessages(ctx, msgs...)
+	err := w.WriteMessages(ctx, msgs...)
 	if perMessage := kafka.WriteErrors(nil); errors.As(err, &perMessage) {
 		copy(errs, perMessage)
 	} else if err != nil {
@@ -589,14 +643,14 @@ func (r *Relay) write(ctx context.Context, events []event) []error {
 // the broker refused whole, to learn which of them it refuses on their own.
 // In ordered mode an aggregate's events after one that fails wait for a
 // later batch.
-func (r *Relay) isolate(ctx context.Context, d *delivery, suspects []event) {
+func (r *Relay) isolate(ctx context.Context, w *kafka.Writer, d *delivery, suspects []event) {
 	failed := map[string]bool{}
 	for _, e := range suspects {
 		if r.cfg.Ordered && failed[e.row.AggregateID] {
 			d.deferred++
 			continue
 		}
-		if err := r.write(ctx, []event{e})[0]; err != nil {
+		if err := r.write(ctx, w, []event{e})[0]; err != nil {
 			r.settle(d, e.row, err)
 			failed[e.row.AggregateID] = true
 			continue

@@ -31,15 +31,17 @@ SELECT pg_try_advisory_xact_lock(hashtextextended(sqlc.arg(lock_name)::text, 0))
 -- parked, not waiting for their next attempt. When ordered, it also leaves
 -- out every event behind an earlier one of its aggregate that waits or is
 -- parked, so a failing event holds back its own aggregate and no other,
--- and takes only events of the given slots, those whose locks the relay
--- holds. SKIP LOCKED: rows another relay has locked are skipped, not waited
--- for.
+-- and takes only events of the given slots (an event's slot is a hash of
+-- its aggregate id modulo slot_count, outbox.Slots, computed here rather
+-- than stored, so that no migration has to rewrite the table to add it),
+-- those whose locks the relay holds. SKIP LOCKED: rows another relay has
+-- locked are skipped, not waited for.
 SELECT e.id, e.aggregate_id, e.topic, e.payload, e.attempts, e.traceparent
 FROM outbox_event AS e
 WHERE e.dispatched_at IS NULL
   AND e.parked_at IS NULL
   AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
-  AND (NOT sqlc.arg(ordered)::bool OR e.slot = ANY(sqlc.arg(slots)::integer[]))
+  AND (NOT sqlc.arg(ordered)::bool OR abs(hashtextextended(e.aggregate_id, 0) % sqlc.arg(slot_count)::integer) = ANY(sqlc.arg(slots)::integer[]))
   AND NOT (sqlc.arg(ordered)::bool AND EXISTS (
       SELECT 1
       FROM outbox_event AS held
@@ -54,8 +56,10 @@ FOR UPDATE SKIP LOCKED;
 
 -- name: MarkOutboxDispatched :exec
 -- MarkOutboxDispatched marks published events, all ids in one statement.
+-- An event Kafka refused before keeps its attempts but no longer its error
+-- or its next attempt: it is published.
 UPDATE outbox_event
-SET dispatched_at = now()
+SET dispatched_at = now(), last_error = NULL, next_attempt_at = NULL
 WHERE id = ANY(sqlc.arg(ids)::uuid[]);
 
 -- name: RecordOutboxFailures :exec

@@ -47,6 +47,44 @@ func TestPlaceOrderStoresItsEvent(t *testing.T) {
 	}
 }
 
+// PlaceOrder waits while another transaction of the same order is open,
+// and stores its event after that one's: the order of the events is the
+// order of the transactions.
+func TestPlaceOrderWaitsForTheOrdersOtherWriter(t *testing.T) {
+	pool, _ := testenv.Postgres(t)
+	ctx := context.Background()
+	other, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback(ctx)
+	if err := lockAggregate(ctx, other, "order-42"); err != nil {
+		t.Fatal(err)
+	}
+	placed := make(chan error, 1)
+	go func() { placed <- PlaceOrder(ctx, pool, OrderPlaced{OrderID: "order-42", Total: 1999}) }()
+
+	// PlaceOrder is waiting once PostgreSQL shows its statement waiting for
+	// the lock; it cannot have stored its event yet.
+	testenv.WaitFor(t, "PlaceOrder waiting for the order's lock", 1, func() (int, error) {
+		var n int
+		err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks AS l JOIN pg_stat_activity AS a USING (pid)
+WHERE l.locktype = 'advisory' AND NOT l.granted AND a.query LIKE '%example-order:%'`).Scan(&n)
+		return n, err
+	})
+	select {
+	case err := <-placed:
+		t.Fatalf("PlaceOrder returned (%v) while another transaction of the order was open", err)
+	default:
+	}
+	if err := other.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-placed; err != nil {
+		t.Fatal(err)
+	}
+}
+
 // The relay publishes what PlaceOrder stored: keyed by the order id, with
 // the outbox row's id in the EventIDHeader header.
 func TestPlaceOrderEventReachesKafka(t *testing.T) {
