@@ -33,6 +33,11 @@ const (
 	exitConfig = 2 // bad configuration: nothing was started
 )
 
+// listenAdmin opens the admin listener; a test swaps it for one it breaks.
+var listenAdmin = func(addr string) (net.Listener, error) {
+	return new(net.ListenConfig).Listen(context.Background(), "tcp", addr)
+}
+
 func main() {
 	// Catch the signals before anything starts, so that none is lost: with
 	// no handler installed yet, SIGTERM would kill the process outright.
@@ -81,7 +86,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		},
 	}
 	ready := &admin.Readiness{}
-	adminLn, err := new(net.ListenConfig).Listen(context.Background(), "tcp", cfg.AdminAddr)
+	adminLn, err := listenAdmin(cfg.AdminAddr)
 	if err != nil {
 		logger.Error("part failed", "part", "admin listener", "err", err)
 		return exitFailed
