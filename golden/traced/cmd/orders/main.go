@@ -334,11 +334,12 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			stopIntake()
 			// asynq takes no new task from Redis; running tasks carry on. Stop
 			// returns when the poll in progress ends, within 1.5 x the idle poll
-			// interval. ASYNQ_SHUTDOWN_TIMEOUT starts counting at Shutdown
-			// (step 3), not here.
+			// interval, or, when Redis hangs, once the poll times out: the wait
+			// for it here is bounded by CLOSE_TIMEOUT, so the drains begin, and
+			// Shutdown (step 3) waits for the rest within its own bound.
+			// ASYNQ_SHUTDOWN_TIMEOUT starts counting at Shutdown, not here.
 			sd.part("stopped", "asynq", func() error {
-				taskSrv.Stop()
-				return nil
+				return sd.wait("CLOSE_TIMEOUT", cfg.CloseTimeout, func() { taskSrv.Stop() })
 			})
 		})
 
