@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -35,7 +36,8 @@ var fullRolling = &variant{name: "full-rolling", preset: "full", additions: []st
 // Issue 27, deliverable 10: a rolling deploy of three replicas of the full
 // preset under steady load: business code stores outbox events (which the
 // relays publish and the replicas' consumers handle) and enqueues asynq
-// tasks, while the broker refuses 45% of the produce requests with
+// tasks, on topics of one partition (all aggregates meet in it, as in issue
+// 27's reproduction), while the broker refuses 45% of the produce requests with
 // NOT_LEADER_FOR_PARTITION (a retriable error, as during leader moves; the
 // share of issue 27's reproduction), so some batches fail after kafka-go's
 // retries and are published again.
@@ -56,6 +58,7 @@ func TestRollingDeployUnderLoadAndFaults(t *testing.T) {
 		id bigserial PRIMARY KEY, event_id text NOT NULL, aggregate_id text NOT NULL, payload text NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
+	useOnePartition(t, rig)
 	faults := refuseProduce(rig, 0.45)
 	outbox := &relayRig{t: t, pool: rig.pool} // its counts and its check of the topic
 	env := map[string]string{"OUTBOX_POLL_INTERVAL": "20ms"}
@@ -140,6 +143,20 @@ func TestRollingDeployUnderLoadAndFaults(t *testing.T) {
 		"SIGKILLed %s; outbox %d events stored, %d records in the topic (%d repeats), lost %d; consumer handled %d events, %d twice, %d out of order; asynq %d tasks enqueued, %d run, %d lost, %d run twice; exit codes after SIGTERM %v; measured under load",
 		faults.refused.Load(), faults.seen.Load(), failedBatches, refusedEvents, killed, stored, d.records, d.duplicates, d.events-(d.records-d.duplicates),
 		handled(), twice, outOfOrder, enqueued, len(runs), lostTasks, tasksTwice, exits)
+}
+
+// useOnePartition gives the rig a Kafka cluster whose topics have one
+// partition, as in issue 27's reproduction: every aggregate's events share
+// the partition, so the relay loops' writes meet in its batches.
+func useOnePartition(t *testing.T, rig *fullRig) {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.SeedTopics(1, outboxTopic, deadLetterTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	rig.kafka, rig.brokers = c, strings.Join(c.ListenAddrs(), ",")
+	rig.env["KAFKA_BROKERS"] = rig.brokers
 }
 
 // produceFaults counts the produce requests the broker saw and refused.
