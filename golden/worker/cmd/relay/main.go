@@ -323,10 +323,12 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			waiting = false
 		case sig := <-signals:
 			// A second signal means "stop now": do not wait for the drain. The
-			// steps' waits end at once and the rest is skipped; what they left
-			// running ends with the process.
+			// steps' waits end at once and the rest is skipped; the listeners
+			// are closed, so no request is served any more, and what the steps
+			// left running ends with the process.
 			cutShort()
 			<-done
+			adminSrv.Close()
 			logger.Error("second signal, exiting before shutdown completed", "signal", sig.String())
 			return exitFailed
 		}

@@ -465,6 +465,9 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	if !cut {
 		t.Errorf("run returned while the HTTP drain the second signal cut was still running\n%s", s.logs)
 	}
+	if got := s.probe("/healthz"); got != 0 {
+		t.Errorf("after run returned the admin listener still answers (%d): a second signal must leave nothing listening", got)
+	}
 }
 
 func TestDrainOverBudgetExits1(t *testing.T) {
