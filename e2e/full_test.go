@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
+	"github.com/twmb/franz-go/pkg/kfake"
 )
 
 // fullRig is what a full-preset service needs: its own database, Redis
@@ -18,6 +19,7 @@ type fullRig struct {
 	dbURL   string
 	pool    *pgxpool.Pool
 	brokers string
+	kafka   *kfake.Cluster // to make it misbehave
 	rdb     *redis.Client
 	env     map[string]string
 }
@@ -27,8 +29,8 @@ func newFullRig(t *testing.T, v *variant) *fullRig {
 	dir, bin := v.build(t)
 	redisAddr, rdb := newRedis(t)
 	dbURL, pool := newDatabase(t, dir)
-	_, brokers := newKafka(t, outboxTopic, deadLetterTopic)
-	return &fullRig{t: t, bin: bin, dbURL: dbURL, pool: pool, brokers: brokers, rdb: rdb, env: map[string]string{
+	cluster, brokers := newKafka(t, outboxTopic, deadLetterTopic)
+	return &fullRig{t: t, bin: bin, dbURL: dbURL, pool: pool, brokers: brokers, kafka: cluster, rdb: rdb, env: map[string]string{
 		"DATABASE_URL":  dbURL,
 		"KAFKA_BROKERS": brokers,
 		"REDIS_ADDR":    redisAddr,

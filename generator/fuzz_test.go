@@ -149,7 +149,7 @@ func checkModel(t *testing.T, m *Model) {
 			l.PreStop, l.LongestDrain().D, l.Close, l.Margin, l.Grace)
 	}
 	for _, b := range l.Inner {
-		if b.D <= 0 || (b.D > b.Limit && !b.Allowed) {
+		if b.D <= 0 || (b.Exceeded() && !b.Allowed) {
 			t.Fatalf("accepted %s %v against %s %v", b.Name, b.D, b.LimitName, b.Limit)
 		}
 	}

@@ -179,12 +179,32 @@ func asynqBounds(m *Model) []Bound {
 	return []Bound{taskBound("asynq task timeout", "timeouts.task_timeout", m.Timeouts.TaskTimeout, m)}
 }
 
-// taskBound holds one task timeout to asynq's ShutdownTimeout.
+// TaskMargin is how much shorter than asynq's ShutdownTimeout a task
+// timeout must be (design §6, "task timeout <= ShutdownTimeout with room to
+// spare"). A task cut by its own timeout still has to return and have asynq
+// write its outcome to Redis, and the task timeout counts from the task's
+// start while ShutdownTimeout counts from Shutdown: with no margin, a task
+// that runs to its timeout races the shutdown's own timer and may be pushed
+// back and run again. One second is the least asynq can express: it keeps
+// task timeouts in whole seconds.
+const TaskMargin = time.Second
+
+// TaskMargin is the margin above, for the templates: the service checks
+// ASYNQ_SHUTDOWN_TIMEOUT against it again at start.
+func (m *Model) TaskMargin() time.Duration { return TaskMargin }
+
+// LeastAsynqShutdown is the shortest ASYNQ_SHUTDOWN_TIMEOUT the service
+// accepts: its task timeout plus TaskMargin.
+func (m *Model) LeastAsynqShutdown() time.Duration { return m.Timeouts.TaskTimeout + TaskMargin }
+
+// taskBound holds one task timeout to asynq's ShutdownTimeout, TaskMargin under it.
 func taskBound(name, field string, d time.Duration, m *Model) Bound {
 	return Bound{Name: name, Field: field, D: d,
 		LimitName: "asynq ShutdownTimeout", LimitKey: "asynq_shutdown", Limit: m.Timeouts.AsynqShutdown,
-		Allowed: m.TaskServer != nil && m.TaskServer.AllowRequeue,
-		Why:     "a deploy would cut such a task and re-run it from scratch (allowed only with asynq.allow_requeue when handlers are idempotent)"}
+		Margin:    TaskMargin,
+		MarginWhy: "a task that runs to its timeout must still return before Shutdown's own timer pushes it back to run again",
+		Allowed:   m.TaskServer != nil && m.TaskServer.AllowRequeue,
+		Why:       "a deploy would cut such a task and re-run it from scratch (allowed only with asynq.allow_requeue when handlers are idempotent)"}
 }
 
 func asynqEnv(m *Model) []EnvVar {

@@ -35,9 +35,13 @@ type Bound struct {
 	Terms               []Term // the timeouts D adds up, when more than one
 	LimitName, LimitKey string
 	Limit               time.Duration
-	Allowed             bool   // the user accepted exceeding it
-	Why                 string // what breaks when it is exceeded
-	Cost                string // what an allowed excess costs, for the warning
+	// Margin is how far under Limit D must stay (D + Margin <= Limit), and
+	// MarginWhy what the margin is for; zero: D may reach Limit.
+	Margin    time.Duration
+	MarginWhy string
+	Allowed   bool   // the user accepted exceeding it
+	Why       string // what breaks when it is exceeded
+	Cost      string // what an allowed excess costs, for the warning
 }
 
 // Term is one of the timeouts a Bound adds up.
@@ -70,15 +74,35 @@ func (b Bound) amount() string {
 	return strings.Join(parts, " + ") + " = " + Seconds(b.D)
 }
 
+// excess says how D breaks the bound: "task timeout 30s is longer than
+// asynq ShutdownTimeout 25s", or, within the limit but not the margin,
+// "... 25s leaves less than 1s to spare under asynq ShutdownTimeout 25s".
+func (b Bound) excess() string {
+	if b.D <= b.Limit {
+		return fmt.Sprintf("%s leaves less than %s to spare under %s %s", b.amount(), Seconds(b.Margin), b.LimitName, Seconds(b.Limit))
+	}
+	return fmt.Sprintf("%s is longer than %s %s", b.amount(), b.LimitName, Seconds(b.Limit))
+}
+
+// Exceeded reports whether D breaks the bound: past its limit, or closer
+// to it than the margin.
+func (b Bound) Exceeded() bool { return b.D+b.Margin > b.Limit }
+
+// Longest is the longest D that fits the limit, margin included.
+func (b Bound) Longest() time.Duration { return b.Limit - b.Margin }
+
+// LeastLimit is the shortest limit that fits D, margin included.
+func (b Bound) LeastLimit() time.Duration { return b.D + b.Margin }
+
 // fits says which values of the bound's own answers would fit its limit:
 // each term shortened while the others stay.
 func (b Bound) fits() string {
 	if len(b.Terms) < 2 {
-		return fmt.Sprintf("use %s %s or less", b.Field, Seconds(b.Limit))
+		return fmt.Sprintf("use %s %s or less", b.Field, Seconds(b.Longest()))
 	}
 	var fits []string
 	for _, t := range b.Terms {
-		if fit := b.Limit - (b.D - t.D); fit > 0 {
+		if fit := b.Longest() - (b.D - t.D); fit > 0 {
 			fits = append(fits, fmt.Sprintf("%s %s", t.Field, Seconds(fit)))
 		}
 	}
@@ -160,12 +184,17 @@ func (l Ladder) check() *InputError {
 		}
 	}
 	for _, b := range l.Inner {
-		if b.D > b.Limit && !b.Allowed {
-			return &InputError{
-				Field: b.Field,
-				Msg:   fmt.Sprintf("%s is longer than %s %s (%s): %s", b.amount(), b.LimitName, Seconds(b.Limit), b.LimitKey, b.Why),
-				Fix:   fmt.Sprintf("%s, or raise %s to at least %s", b.fits(), b.LimitKey, Seconds(b.D)),
-			}
+		if !b.Exceeded() || b.Allowed {
+			continue
+		}
+		why := b.Why
+		if b.D <= b.Limit {
+			why = b.MarginWhy
+		}
+		return &InputError{
+			Field: b.Field,
+			Msg:   fmt.Sprintf("%s (%s): %s", b.excess(), b.LimitKey, why),
+			Fix:   fmt.Sprintf("%s, or raise %s to at least %s", b.fits(), b.LimitKey, Seconds(b.LeastLimit())),
 		}
 	}
 	return nil
@@ -176,9 +205,8 @@ func (l Ladder) check() *InputError {
 func (l Ladder) Warnings() []string {
 	var out []string
 	for _, b := range l.Inner {
-		if b.D > b.Limit && b.Allowed {
-			out = append(out, fmt.Sprintf("%s: %s is longer than %s %s: allowed because handlers are idempotent, but %s",
-				b.Field, b.amount(), b.LimitName, Seconds(b.Limit), b.Cost))
+		if b.Exceeded() && b.Allowed {
+			out = append(out, fmt.Sprintf("%s: %s: allowed because handlers are idempotent, but %s", b.Field, b.excess(), b.Cost))
 		}
 	}
 	return out

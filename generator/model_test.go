@@ -363,6 +363,46 @@ func TestLimitsAreTheServicesOwn(t *testing.T) {
 	}
 }
 
+// A task timeout must end TaskMargin before asynq's ShutdownTimeout: equal
+// is refused with both numbers and what would fit (for the example task and
+// a task type of the user's), one second less fits, and allow_requeue still
+// accepts it, with a warning.
+func TestTaskTimeoutNeedsAMarginUnderShutdownTimeout(t *testing.T) {
+	a := Answers{Name: "orders", Components: []string{"http", "asynq"}}
+	a.Timeouts.TaskTimeout = Duration(25 * time.Second)
+	_, err := NewModel(a.WithDefaults())
+	want := "timeouts.task_timeout: asynq task timeout 25s leaves less than 1s to spare under asynq ShutdownTimeout 25s (asynq_shutdown)"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "use timeouts.task_timeout 24s or less, or raise asynq_shutdown to at least 26s") {
+		t.Fatalf("err = %v, want %q and what would fit", err, want)
+	}
+	for _, fix := range []func(*Answers){
+		func(a *Answers) { a.Timeouts.TaskTimeout = Duration(24 * time.Second) },
+		func(a *Answers) { a.Timeouts.AsynqShutdown = Duration(26 * time.Second) },
+	} {
+		b := a
+		fix(&b)
+		if _, err := NewModel(b.WithDefaults()); err != nil {
+			t.Errorf("the suggested fit is refused: %v", err)
+		}
+	}
+
+	b := a
+	b.Tasks = []TaskAnswers{{Type: "report:build", Timeout: Duration(25 * time.Second)}}
+	b.Timeouts.TaskTimeout = Duration(20 * time.Second)
+	if _, err := NewModel(b.WithDefaults()); err == nil || !strings.Contains(err.Error(), "tasks[0].timeout: task report:build timeout 25s leaves less than 1s to spare") {
+		t.Errorf("a task type at the shutdown timeout: err = %v", err)
+	}
+
+	a.Asynq.AllowRequeue = true
+	m, err := NewModel(a.WithDefaults())
+	if err != nil {
+		t.Fatalf("with allow_requeue: %v", err)
+	}
+	if w := strings.Join(m.Warnings(), "\n"); !strings.Contains(w, "timeouts.task_timeout") {
+		t.Errorf("no warning for the allowed task timeout: %q", w)
+	}
+}
+
 func TestAllowRequeueAcceptsLongTasks(t *testing.T) {
 	a := Answers{Name: "orders", Components: []string{"http", "asynq"}}
 	a.Timeouts.TaskTimeout = Duration(30 * time.Second)

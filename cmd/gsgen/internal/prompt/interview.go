@@ -430,10 +430,10 @@ func (iv *interview) refit(broken *generator.LadderError) (question, time.Durati
 			continue
 		}
 		if q, ok := iv.asked[b.Field]; ok {
-			return q, b.Limit, true
+			return q, b.Longest(), true
 		}
 		q, ok := iv.asked["timeouts."+b.LimitKey]
-		return q, b.D, ok
+		return q, b.LeastLimit(), ok
 	}
 	return question{}, 0, false
 }

@@ -33,6 +33,11 @@ const (
 	exitConfig = 2 // bad configuration: nothing was started
 )
 
+// listenAdmin opens the admin listener; a test swaps it for one it breaks.
+var listenAdmin = func(addr string) (net.Listener, error) {
+	return new(net.ListenConfig).Listen(context.Background(), "tcp", addr)
+}
+
 func main() {
 	// Catch the signals before anything starts, so that none is lost: with
 	// no handler installed yet, SIGTERM would kill the process outright.
@@ -81,7 +86,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		},
 	}
 	ready := &admin.Readiness{}
-	adminLn, err := new(net.ListenConfig).Listen(context.Background(), "tcp", cfg.AdminAddr)
+	adminLn, err := listenAdmin(cfg.AdminAddr)
 	if err != nil {
 		logger.Error("part failed", "part", "admin listener", "err", err)
 		return exitFailed
@@ -98,9 +103,14 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	defer queueMetrics.Close()
 	m.Registry.MustRegister(queueMetrics)
 	adminSrv := admin.NewServer(ready, admin.Config{Live: live, Metrics: m.Registry, Pprof: cfg.Pprof}, logger)
+	// An admin listener that fails leaves the worker without probes: it
+	// shuts down as on SIGTERM and exits 1, as cmd/orders does.
+	failed := make(chan struct{})
 	go func() {
 		if err := adminSrv.Serve(adminLn); !errors.Is(err, http.ErrServerClosed) {
+			ready.Down()
 			logger.Error("part failed", "part", "admin listener", "err", err)
+			close(failed)
 		}
 	}()
 	defer adminSrv.Close()
@@ -122,33 +132,53 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		"shutdown_timeout", cfg.AsynqShutdownTimeout.String())
 
 	// SIGTSTP only stops taking tasks: a pause by hand, for example before a
-	// migration. SIGTERM or SIGINT stops the worker.
-	var sig os.Signal
-	for sig = range signals {
-		if sig != syscall.SIGTSTP {
-			break
+	// migration; there is no resume but a restart, as with asynq's Run.
+	// SIGTERM or SIGINT stops the worker, and so does a failed part.
+	exit := exitOK
+	for running := true; running; {
+		select {
+		case sig := <-signals:
+			if sig == syscall.SIGTSTP {
+				logger.Info("paused: taking no new task; restart the process to resume", "signal", sig.String())
+				srv.Stop()
+				continue
+			}
+			logger.Info("shutdown started", "signal", sig.String())
+		case <-failed:
+			logger.Error("shutdown started after a failure")
+			exit = exitFailed
 		}
-		logger.Info("paused: taking no new task", "signal", sig.String())
-		srv.Stop()
+		running = false
 	}
 	start := time.Now()
-	logger.Info("shutdown started", "signal", sig.String())
 	ready.Set(false)
 
 	// Stop taking tasks, then wait up to ASYNQ_SHUTDOWN_TIMEOUT for the
-	// running ones; those still running then go back to the queue. A second
-	// signal exits at once with code 1, as in cmd/orders, so an operator
-	// can always cut a shutdown short (tasks still running then come back
-	// only when their lease expires, as retries).
+	// running ones; those still running then go back to the queue. Pushing
+	// them back and closing talk to Redis with no timer of asynq's, so a Redis
+	// that hangs would hold Shutdown past its timeout: they get CLOSE_TIMEOUT
+	// more, then the worker gives up on the drain. A second signal exits at
+	// once with code 1, as in cmd/orders, so an operator can always cut a
+	// shutdown short (tasks still running then come back only when their
+	// lease expires, as retries).
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
 		srv.Stop()
 		srv.Shutdown()
 	}()
+	drainBudget := cfg.AsynqShutdownTimeout + cfg.CloseTimeout
+	overrun := time.NewTimer(drainBudget)
+	defer overrun.Stop()
 	for waiting := true; waiting; {
 		select {
 		case <-drained:
+			logger.Info("drained", "part", "asynq", "took", time.Since(start).String())
+			waiting = false
+		case <-overrun.C:
+			logger.Error("drained", "part", "asynq", "took", time.Since(start).String(),
+				"err", fmt.Errorf("not done within ASYNQ_SHUTDOWN_TIMEOUT + CLOSE_TIMEOUT %v", drainBudget))
+			exit = exitFailed
 			waiting = false
 		case sig := <-signals:
 			if sig == syscall.SIGTSTP {
@@ -158,9 +188,8 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			return exitFailed
 		}
 	}
-	logger.Info("drained", "part", "asynq", "took", time.Since(start).String())
 	// Nothing else to close: Shutdown closed the server's Redis connections.
 
-	logger.Info("shutdown complete", "took", time.Since(start).String(), "exit", exitOK)
-	return exitOK
+	logger.Info("shutdown complete", "took", time.Since(start).String(), "exit", exit)
+	return exit
 }

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"slices"
@@ -87,6 +88,67 @@ func TestWorkerExitsCleanlyOnSignal(t *testing.T) {
 				t.Errorf("shutdown log: %q, want %q\n%s", parts, want, w.logs)
 			}
 		})
+	}
+}
+
+// SIGTSTP pauses the worker as asynq's Run does: it takes no new task (its
+// processor stops) and nothing else happens; the probes still answer, and
+// SIGTERM then stops it as usual.
+func TestSIGTSTPPausesTheWorker(t *testing.T) {
+	w := startWorker(t)
+	admin := w.logs.messages("admin server listening")[0]["addr"].(string)
+	w.signals <- syscall.SIGTSTP
+	testenv.WaitFor(t, `asynq's "Processor stopped"`, 1, func() (int, error) {
+		return len(w.logs.messages("Processor stopped")), nil
+	})
+	for _, path := range []string{"/healthz", "/readyz"} {
+		if got := get(t, admin, path); got != http.StatusOK {
+			t.Errorf("paused: %s = %d, want 200", path, got)
+		}
+	}
+	if n := len(w.logs.messages("shutdown started")) + len(w.logs.messages("Starting graceful shutdown")); n != 0 {
+		t.Errorf("paused: the worker began shutting down\n%s", w.logs)
+	}
+	w.signals <- syscall.SIGTERM
+	if code := w.wait(t); code != exitOK {
+		t.Fatalf("exit %d after SIGTSTP then SIGTERM, want 0\n%s", code, w.logs)
+	}
+}
+
+// An admin listener that fails (its socket closed under it) stops the
+// worker as it stops cmd/orders: in order, with exit 1.
+func TestAdminListenerFailureStopsTheWorker(t *testing.T) {
+	var ln net.Listener
+	listen := listenAdmin
+	listenAdmin = func(addr string) (net.Listener, error) {
+		l, err := listen(addr)
+		ln = l
+		return l, err
+	}
+	t.Cleanup(func() { listenAdmin = listen })
+	w := startWorker(t)
+	ln.Close()
+	if code := w.wait(t); code != exitFailed {
+		t.Fatalf("exit %d after the admin listener failed, want %d\n%s", code, exitFailed, w.logs)
+	}
+	if len(w.logs.messages("part failed")) != 1 || len(w.logs.messages("shutdown started after a failure")) != 1 {
+		t.Errorf("no failure of the admin listener logged\n%s", w.logs)
+	}
+	if done := w.logs.messages("drained"); len(done) != 1 || done[0]["part"] != "asynq" {
+		t.Errorf("asynq was not drained in order after the failure\n%s", w.logs)
+	}
+}
+
+// wait returns the worker's exit code.
+func (w *worker) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case code := <-w.exited:
+		w.exited <- code
+		return code
+	case <-time.After(testenv.Hang):
+		t.Fatalf("the worker did not exit within %v\n%s", testenv.Hang, w.logs)
+		return 0
 	}
 }
 

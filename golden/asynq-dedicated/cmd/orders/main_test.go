@@ -58,6 +58,16 @@ type service struct {
 // run has returned.
 func startService(t *testing.T, env map[string]string) *service {
 	t.Helper()
+	vars := map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "HTTP_ADDR": "127.0.0.1:0"}
+	maps.Copy(vars, env)
+	return startServiceWith(t, testEnv(t, vars))
+}
+
+// startServiceWith runs the service with the environment lookup gives (on
+// ports the kernel picks: ADMIN_ADDR and HTTP_ADDR 127.0.0.1:0) and returns
+// once it is ready.
+func startServiceWith(t *testing.T, lookup func(string) (string, bool)) *service {
+	t.Helper()
 	s := &service{
 		t:       t,
 		signals: make(chan os.Signal, 2),
@@ -66,9 +76,6 @@ func startService(t *testing.T, env map[string]string) *service {
 		started: make(chan struct{}, 1),
 		release: make(chan struct{}),
 	}
-	vars := map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "HTTP_ADDR": "127.0.0.1:0"}
-	maps.Copy(vars, env)
-	lookup := testEnv(t, vars)
 	routes := func(mux *http.ServeMux, deps httpapi.Deps) {
 		httpapi.Routes(mux, deps)
 		mux.HandleFunc("GET /test/slow", s.slow)
@@ -147,8 +154,11 @@ func (s *service) slowRequest() <-chan response {
 
 // probe asks the admin listener for path, over the network as the kubelet
 // does, and returns the status code, or 0 when nothing answers.
-func (s *service) probe(path string) int {
-	resp, err := newClient().Get("http://" + s.adminAddr + path)
+func (s *service) probe(path string) int { return probeAt(s.adminAddr, path) }
+
+// probeAt asks the admin listener at addr for path.
+func probeAt(addr, path string) int {
+	resp, err := newClient().Get("http://" + addr + path)
 	if err != nil {
 		return 0
 	}
@@ -167,6 +177,15 @@ func (s *service) waitReadinessFlipped(t *testing.T) {
 	if got := s.probe("/readyz"); got != http.StatusServiceUnavailable {
 		t.Fatalf("after shutdown step 1: /readyz = %d, want 503\n%s", got, s.logs)
 	}
+}
+
+// accepts reports whether the HTTP listener takes a connection.
+func (s *service) accepts() bool {
+	conn, err := net.DialTimeout("tcp", s.addr, hang)
+	if err == nil {
+		conn.Close()
+	}
+	return err == nil
 }
 
 // waitExit waits for run to return and checks its exit code.
@@ -230,14 +249,7 @@ func TestInFlightRequestFinishesAfterSignal(t *testing.T) {
 
 	// Wait until the drain has begun: the listener is closed, so new
 	// connections are refused, while the request that came first goes on.
-	listenerClosed := eventually(func() bool {
-		conn, err := net.DialTimeout("tcp", s.addr, hang)
-		if err == nil {
-			conn.Close()
-		}
-		return err != nil
-	})
-	if !listenerClosed {
+	if !eventually(func() bool { return !s.accepts() }) {
 		t.Fatalf("%s still accepts connections %v after SIGTERM\n%s", s.addr, hang, s.logs)
 	}
 	s.released.Do(func() { close(s.release) })
@@ -263,6 +275,34 @@ func TestRequestsAreCountedByRoute(t *testing.T) {
 	want := `orders_http_request_duration_seconds_count{code="200",method="GET",route="GET /hello/{name}"} 3`
 	if got := s.scrape(); !strings.Contains(got, want) {
 		t.Errorf("/metrics lacks %s:\n%s", want, got)
+	}
+}
+
+// A method the client makes up is counted as "other": 40 of them add one
+// series, not 40 (a label takes no value a client chooses).
+func TestMadeUpMethodsAreCountedAsOther(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	for i := range 40 {
+		req, err := http.NewRequest(fmt.Sprintf("MADEUP%d", i), "http://"+s.addr+"/hello/x", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := newClient().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	got := s.scrape()
+	if strings.Contains(got, `method="MADEUP`) {
+		t.Errorf("/metrics has a series per made-up method:\n%s", got)
+	}
+	if n := strings.Count(got, `orders_http_request_duration_seconds_count{`); n != 1 {
+		t.Errorf("40 requests with made-up methods made %d series, want 1:\n%s", n, got)
+	}
+	if !strings.Contains(got, `method="other"`) || !strings.Contains(got, "} 40\n") {
+		t.Errorf(`/metrics does not count the 40 requests under method="other":\n%s`, got)
 	}
 }
 
@@ -398,10 +438,33 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	s.slowRequest() // holds the drain open for as long as the test likes
 	s.signals <- syscall.SIGTERM
 	s.waitReadinessFlipped(t)
+	// The HTTP drain has begun once its listener refuses connections.
+	if !eventually(func() bool { return !s.accepts() }) {
+		t.Fatalf("%s still accepts connections %v after SIGTERM\n%s", s.addr, hang, s.logs)
+	}
 
 	s.signals <- os.Interrupt
 	s.waitExit(exitFailed)
 	s.logs.waitFor(t, `"second signal" line`, func(l logLine) bool { return strings.HasPrefix(fmt.Sprint(l["msg"]), "second signal") })
+
+	// Nothing of the shutdown is left running once run has returned: the
+	// drain it cut has ended (the held request was cut, not left to the
+	// test's cleanup), and the steps after it were skipped.
+	var cut bool
+	for _, l := range s.logs.all() {
+		if l["msg"] == "drained" && l["part"] == "http" && l["err"] == "cut short by a second signal" {
+			cut = true
+		}
+		if l["msg"] == "shutdown step" && fmt.Sprint(l["step"]) != "1" && fmt.Sprint(l["step"]) != "2" {
+			t.Errorf("step %v logged after the second signal", l["step"])
+		}
+	}
+	if !cut {
+		t.Errorf("run returned while the HTTP drain the second signal cut was still running\n%s", s.logs)
+	}
+	if got := s.probe("/healthz"); got != 0 {
+		t.Errorf("after run returned the admin listener still answers (%d): a second signal must leave nothing listening", got)
+	}
 }
 
 func TestDrainOverBudgetExits1(t *testing.T) {
@@ -429,12 +492,28 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 	t.Parallel()
 	taken := takenPort(t)
 	logs := &logSink{}
+	// Readiness is down from the failure on, before the shutdown it starts:
+	// asked as the shutdown starts (the log line is written synchronously),
+	// /readyz must not say ready, though the start went on after the failure.
+	var adminAddr string
+	readyz := -1
+	logs.watch = func(l logLine) {
+		switch l["msg"] {
+		case "admin server listening":
+			adminAddr, _ = l["addr"].(string)
+		case "shutdown started after a failure":
+			readyz = probeAt(adminAddr, "/readyz")
+		}
+	}
 	lookup := testEnv(t, map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "HTTP_ADDR": taken})
 	if code := runUntilExit(t, lookup, logs); code != exitFailed {
 		t.Fatalf("run returned %d, want %d\n%s", code, exitFailed, logs)
 	}
 	logs.waitFor(t, "part failed: http", func(l logLine) bool { return l["msg"] == "part failed" && l["part"] == "http" })
 	checkShutdownLog(t, logs.all())
+	if readyz != http.StatusServiceUnavailable {
+		t.Errorf("/readyz = %d when the shutdown started after the HTTP listener failed, want 503 from the failure on", readyz)
+	}
 }
 
 // The admin port is taken: nothing else has started, so there is nothing to
@@ -527,12 +606,22 @@ type logLine map[string]any
 type logSink struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
+	// watch, when set before the service starts, sees each line as it is
+	// logged, in the goroutine that logs it (slog writes a line per Write).
+	watch func(logLine)
 }
 
 func (s *logSink) Write(p []byte) (int, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
+	n, err := s.buf.Write(p)
+	s.mu.Unlock()
+	if s.watch != nil {
+		var l logLine
+		if json.Unmarshal(p, &l) == nil {
+			s.watch(l)
+		}
+	}
+	return n, err
 }
 
 func (s *logSink) String() string {

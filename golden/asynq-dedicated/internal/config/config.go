@@ -130,10 +130,13 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 	// The ladder, checked again at run time: a batch, a message or a run in
 	// hand must fit in the worker drain, or shutdown cuts it.
 	// The ladder, checked again with the deployed value: a task may run for
-	// taskTimeout, so a shorter drain would cut it on every deploy.
-	if e.ok("ASYNQ_SHUTDOWN_TIMEOUT") && c.AsynqShutdownTimeout < taskTimeout {
+	// taskTimeout, so a drain that does not outlast it by taskMargin would
+	// cut it on every deploy. The margin: a task cut by its own timeout must
+	// still return before the drain cuts it (gsgen's ladder asks the same).
+	const taskMargin = time.Second
+	if e.ok("ASYNQ_SHUTDOWN_TIMEOUT") && c.AsynqShutdownTimeout < taskTimeout+taskMargin {
 		e.bad("ASYNQ_SHUTDOWN_TIMEOUT", c.AsynqShutdownTimeout.String(),
-			"must be at least the task timeout "+taskTimeout.String()+": every deploy would cut running tasks and run them again")
+			"must be at least the task timeout "+taskTimeout.String()+" + a margin of "+taskMargin.String()+" = "+(taskTimeout+taskMargin).String()+": every deploy would cut running tasks and run them again")
 	}
 	_, c.GoMemLimitSet = lookup("GOMEMLIMIT")
 	budget := c.Budget

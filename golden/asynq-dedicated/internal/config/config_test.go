@@ -104,6 +104,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"ASYNQ_CONCURRENCY", "0"},
 		{"ASYNQ_SHUTDOWN_TIMEOUT", "0s"},
 		{"ASYNQ_SHUTDOWN_TIMEOUT", "500ms"}, // shorter than the task timeout
+		{"ASYNQ_SHUTDOWN_TIMEOUT", "20s"},   // no margin over the task timeout
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			_, err := Load(lookup(map[string]string{tc.key: tc.value}))
@@ -158,8 +159,8 @@ func TestLoadAsynq(t *testing.T) {
 			"REDIS_PASSWORD":         "secret",
 			"REDIS_DB":               "3",
 			"ASYNQ_CONCURRENCY":      "4",
-			"ASYNQ_SHUTDOWN_TIMEOUT": "20s",
-		}, asynqPart{"redis:6380", "secret", 3, 4, 20 * time.Second}},
+			"ASYNQ_SHUTDOWN_TIMEOUT": "21s",
+		}, asynqPart{"redis:6380", "secret", 3, 4, 21 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Load(lookup(tc.vars))

@@ -31,6 +31,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"example.com/orders/internal/httpapi"
 	"example.com/orders/internal/testenv"
 )
@@ -58,6 +61,16 @@ type service struct {
 // run has returned.
 func startService(t *testing.T, env map[string]string) *service {
 	t.Helper()
+	vars := map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "HTTP_ADDR": "127.0.0.1:0"}
+	maps.Copy(vars, env)
+	return startServiceWith(t, testEnv(t, vars))
+}
+
+// startServiceWith runs the service with the environment lookup gives (on
+// ports the kernel picks: ADMIN_ADDR and HTTP_ADDR 127.0.0.1:0) and returns
+// once it is ready.
+func startServiceWith(t *testing.T, lookup func(string) (string, bool)) *service {
+	t.Helper()
 	s := &service{
 		t:       t,
 		signals: make(chan os.Signal, 2),
@@ -66,9 +79,6 @@ func startService(t *testing.T, env map[string]string) *service {
 		started: make(chan struct{}, 1),
 		release: make(chan struct{}),
 	}
-	vars := map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "HTTP_ADDR": "127.0.0.1:0"}
-	maps.Copy(vars, env)
-	lookup := testEnv(t, vars)
 	routes := func(mux *http.ServeMux, deps httpapi.Deps) {
 		httpapi.Routes(mux, deps)
 		mux.HandleFunc("GET /test/slow", s.slow)
@@ -147,8 +157,11 @@ func (s *service) slowRequest() <-chan response {
 
 // probe asks the admin listener for path, over the network as the kubelet
 // does, and returns the status code, or 0 when nothing answers.
-func (s *service) probe(path string) int {
-	resp, err := newClient().Get("http://" + s.adminAddr + path)
+func (s *service) probe(path string) int { return probeAt(s.adminAddr, path) }
+
+// probeAt asks the admin listener at addr for path.
+func probeAt(addr, path string) int {
+	resp, err := newClient().Get("http://" + addr + path)
 	if err != nil {
 		return 0
 	}
@@ -167,6 +180,15 @@ func (s *service) waitReadinessFlipped(t *testing.T) {
 	if got := s.probe("/readyz"); got != http.StatusServiceUnavailable {
 		t.Fatalf("after shutdown step 1: /readyz = %d, want 503\n%s", got, s.logs)
 	}
+}
+
+// accepts reports whether the HTTP listener takes a connection.
+func (s *service) accepts() bool {
+	conn, err := net.DialTimeout("tcp", s.addr, hang)
+	if err == nil {
+		conn.Close()
+	}
+	return err == nil
 }
 
 // waitExit waits for run to return and checks its exit code.
@@ -230,14 +252,7 @@ func TestInFlightRequestFinishesAfterSignal(t *testing.T) {
 
 	// Wait until the drain has begun: the listener is closed, so new
 	// connections are refused, while the request that came first goes on.
-	listenerClosed := eventually(func() bool {
-		conn, err := net.DialTimeout("tcp", s.addr, hang)
-		if err == nil {
-			conn.Close()
-		}
-		return err != nil
-	})
-	if !listenerClosed {
+	if !eventually(func() bool { return !s.accepts() }) {
 		t.Fatalf("%s still accepts connections %v after SIGTERM\n%s", s.addr, hang, s.logs)
 	}
 	s.released.Do(func() { close(s.release) })
@@ -263,6 +278,34 @@ func TestRequestsAreCountedByRoute(t *testing.T) {
 	want := `orders_http_request_duration_seconds_count{code="200",method="GET",route="GET /hello/{name}"} 3`
 	if got := s.scrape(); !strings.Contains(got, want) {
 		t.Errorf("/metrics lacks %s:\n%s", want, got)
+	}
+}
+
+// A method the client makes up is counted as "other": 40 of them add one
+// series, not 40 (a label takes no value a client chooses).
+func TestMadeUpMethodsAreCountedAsOther(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	for i := range 40 {
+		req, err := http.NewRequest(fmt.Sprintf("MADEUP%d", i), "http://"+s.addr+"/hello/x", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := newClient().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	got := s.scrape()
+	if strings.Contains(got, `method="MADEUP`) {
+		t.Errorf("/metrics has a series per made-up method:\n%s", got)
+	}
+	if n := strings.Count(got, `orders_http_request_duration_seconds_count{`); n != 1 {
+		t.Errorf("40 requests with made-up methods made %d series, want 1:\n%s", n, got)
+	}
+	if !strings.Contains(got, `method="other"`) || !strings.Contains(got, "} 40\n") {
+		t.Errorf(`/metrics does not count the 40 requests under method="other":\n%s`, got)
 	}
 }
 
@@ -398,10 +441,33 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	s.slowRequest() // holds the drain open for as long as the test likes
 	s.signals <- syscall.SIGTERM
 	s.waitReadinessFlipped(t)
+	// The HTTP drain has begun once its listener refuses connections.
+	if !eventually(func() bool { return !s.accepts() }) {
+		t.Fatalf("%s still accepts connections %v after SIGTERM\n%s", s.addr, hang, s.logs)
+	}
 
 	s.signals <- os.Interrupt
 	s.waitExit(exitFailed)
 	s.logs.waitFor(t, `"second signal" line`, func(l logLine) bool { return strings.HasPrefix(fmt.Sprint(l["msg"]), "second signal") })
+
+	// Nothing of the shutdown is left running once run has returned: the
+	// drain it cut has ended (the held request was cut, not left to the
+	// test's cleanup), and the steps after it were skipped.
+	var cut bool
+	for _, l := range s.logs.all() {
+		if l["msg"] == "drained" && l["part"] == "http" && l["err"] == "cut short by a second signal" {
+			cut = true
+		}
+		if l["msg"] == "shutdown step" && fmt.Sprint(l["step"]) != "1" && fmt.Sprint(l["step"]) != "2" {
+			t.Errorf("step %v logged after the second signal", l["step"])
+		}
+	}
+	if !cut {
+		t.Errorf("run returned while the HTTP drain the second signal cut was still running\n%s", s.logs)
+	}
+	if got := s.probe("/healthz"); got != 0 {
+		t.Errorf("after run returned the admin listener still answers (%d): a second signal must leave nothing listening", got)
+	}
 }
 
 func TestDrainOverBudgetExits1(t *testing.T) {
@@ -429,12 +495,28 @@ func TestListenFailureShutsDownInOrderAndExits1(t *testing.T) {
 	t.Parallel()
 	taken := takenPort(t)
 	logs := &logSink{}
+	// Readiness is down from the failure on, before the shutdown it starts:
+	// asked as the shutdown starts (the log line is written synchronously),
+	// /readyz must not say ready, though the start went on after the failure.
+	var adminAddr string
+	readyz := -1
+	logs.watch = func(l logLine) {
+		switch l["msg"] {
+		case "admin server listening":
+			adminAddr, _ = l["addr"].(string)
+		case "shutdown started after a failure":
+			readyz = probeAt(adminAddr, "/readyz")
+		}
+	}
 	lookup := testEnv(t, map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "HTTP_ADDR": taken})
 	if code := runUntilExit(t, lookup, logs); code != exitFailed {
 		t.Fatalf("run returned %d, want %d\n%s", code, exitFailed, logs)
 	}
 	logs.waitFor(t, "part failed: http", func(l logLine) bool { return l["msg"] == "part failed" && l["part"] == "http" })
 	checkShutdownLog(t, logs.all())
+	if readyz != http.StatusServiceUnavailable {
+		t.Errorf("/readyz = %d when the shutdown started after the HTTP listener failed, want 503 from the failure on", readyz)
+	}
 }
 
 // The admin port is taken: nothing else has started, so there is nothing to
@@ -465,6 +547,85 @@ func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 		if strings.HasSuffix(fmt.Sprint(l["msg"]), "listening") {
 			t.Errorf("%q despite a bad configuration", l["msg"])
 		}
+	}
+}
+
+// SIGTSTP pauses asynq alone, as asynq's own Run does: asynq stops taking
+// tasks (its processor stops), while readiness and HTTP go on and nothing
+// shuts down; SIGTERM then stops the service as usual.
+func TestSIGTSTPPausesAsynqOnly(t *testing.T) {
+	t.Parallel()
+	s := startService(t, nil)
+	s.signals <- syscall.SIGTSTP
+	s.logs.waitFor(t, `asynq's "Processor stopped"`, func(l logLine) bool {
+		return l["component"] == "asynq" && l["msg"] == "Processor stopped"
+	})
+	if got := s.probe("/readyz"); got != http.StatusOK {
+		t.Errorf("paused: /readyz = %d, want 200 (HTTP still serves)", got)
+	}
+	resp, err := newClient().Get("http://" + s.addr + "/hello/paused")
+	if err != nil {
+		t.Fatalf("paused: GET /hello/paused: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("paused: GET /hello/paused = %d, want 200", resp.StatusCode)
+	}
+	for _, l := range s.logs.all() {
+		if msg := fmt.Sprint(l["msg"]); strings.HasPrefix(msg, "shutdown") || msg == "Starting graceful shutdown" {
+			t.Errorf("paused: %q logged; SIGTSTP must stop asynq's intake and nothing else", msg)
+		}
+	}
+	s.signals <- syscall.SIGTERM
+	s.waitExit(exitOK)
+	checkShutdownLog(t, s.logs.all())
+}
+
+// A Kafka reader slow to leave its group (a broker that does not answer
+// LeaveGroup, as in a long rebalance) is cut at the clients' three quarters
+// of CLOSE_TIMEOUT, and the pool still gets its own quarter: it closes
+// inside the close step, without going over budget.
+func TestSlowReaderCloseLeavesThePoolItsShare(t *testing.T) {
+	t.Parallel()
+	cluster, lookup := testEnvWithKafka(t, map[string]string{"ADMIN_ADDR": "127.0.0.1:0", "HTTP_ADDR": "127.0.0.1:0"})
+	joined := make(chan struct{}, 1)
+	release := make(chan struct{})
+	cluster.ControlKey(int16(kmsg.SyncGroup), func(kmsg.Request) (kmsg.Response, error, bool) {
+		cluster.KeepControl()
+		select {
+		case joined <- struct{}{}: // the reader has its member id: Close will leave the group
+		default:
+		}
+		return nil, nil, false
+	})
+	cluster.ControlKey(int16(kmsg.LeaveGroup), func(kmsg.Request) (kmsg.Response, error, bool) {
+		cluster.KeepControl()
+		cluster.SleepControl(func() { <-release })
+		return nil, nil, false
+	})
+	t.Cleanup(func() { close(release) }) // before the cluster closes
+	s := startServiceWith(t, lookup)
+	select {
+	case <-joined:
+	case <-time.After(hang):
+		t.Fatalf("no reader joined its group within %v\n%s", hang, s.logs)
+	}
+	s.signals <- syscall.SIGTERM
+	s.waitExit(exitFailed) // the reader's close was cut
+
+	var poolClosed, complete bool
+	for _, l := range s.logs.all() {
+		switch {
+		case l["msg"] == "closed" && l["part"] == "postgres pool":
+			poolClosed = !complete && l["err"] == nil
+		case l["msg"] == "over budget" && l["set_by"] == "1/4 of CLOSE_TIMEOUT":
+			t.Errorf("the pool went over its share: %v", l)
+		case l["msg"] == "shutdown complete":
+			complete = true
+		}
+	}
+	if !poolClosed {
+		t.Errorf("the pool did not close inside the close step while a reader hung on leaving its group\n%s", s.logs)
 	}
 }
 
@@ -501,9 +662,17 @@ func runUntilExit(t *testing.T, lookup func(string) (string, bool), logs *logSin
 // unreachable skips, saying which variable to set (and fails when CI is set).
 func testEnv(t *testing.T, vars map[string]string) func(string) (string, bool) {
 	t.Helper()
+	_, lookup := testEnvWithKafka(t, vars)
+	return lookup
+}
+
+// testEnvWithKafka is testEnv, and returns the test's Kafka cluster too, for
+// a test that makes it misbehave.
+func testEnvWithKafka(t *testing.T, vars map[string]string) (*kfake.Cluster, func(string) (string, bool)) {
+	t.Helper()
 	env := map[string]string{}
 	_, env["DATABASE_URL"] = testenv.Postgres(t)
-	_, brokers := testenv.Kafka(t, "events", "events.dlq")
+	cluster, brokers := testenv.Kafka(t, "events", "events.dlq")
 	env["KAFKA_BROKERS"] = strings.Join(brokers, ",")
 	redis := testenv.Redis(t)
 	env["REDIS_ADDR"], env["REDIS_DB"] = redis.Addr, strconv.Itoa(redis.DB)
@@ -511,7 +680,7 @@ func testEnv(t *testing.T, vars map[string]string) func(string) (string, bool) {
 		env["REDIS_PASSWORD"] = redis.Password
 	}
 	maps.Copy(env, vars)
-	return fixedEnv(env)
+	return cluster, fixedEnv(env)
 }
 
 // fixedEnv looks variables up in vars and nothing else, as os.LookupEnv
@@ -531,12 +700,22 @@ type logLine map[string]any
 type logSink struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
+	// watch, when set before the service starts, sees each line as it is
+	// logged, in the goroutine that logs it (slog writes a line per Write).
+	watch func(logLine)
 }
 
 func (s *logSink) Write(p []byte) (int, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
+	n, err := s.buf.Write(p)
+	s.mu.Unlock()
+	if s.watch != nil {
+		var l logLine
+		if json.Unmarshal(p, &l) == nil {
+			s.watch(l)
+		}
+	}
+	return n, err
 }
 
 func (s *logSink) String() string {

@@ -47,6 +47,22 @@ func TestReadinessFollowsTheServiceLifecycle(t *testing.T) {
 	}
 }
 
+// Down is for good: a start that goes on after a part failed cannot turn
+// the instance ready again.
+func TestReadinessStaysDownAfterDown(t *testing.T) {
+	ready := &Readiness{}
+	h := NewServer(ready, Config{Metrics: prometheus.NewRegistry()}, testLogger).Handler
+	ready.Set(true)
+	ready.Down()
+	if got := get(t, h, "/readyz"); got != http.StatusServiceUnavailable {
+		t.Errorf("after Down: /readyz = %d, want 503", got)
+	}
+	ready.Set(true)
+	if got := get(t, h, "/readyz"); got != http.StatusServiceUnavailable {
+		t.Errorf("Set(true) after Down: /readyz = %d, want 503", got)
+	}
+}
+
 func TestHealthzFollowsLive(t *testing.T) {
 	var broken error
 	h := NewServer(&Readiness{}, Config{Live: func() error { return broken }, Metrics: prometheus.NewRegistry()}, testLogger).Handler

@@ -70,20 +70,23 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	ctx, stopIntake := context.WithCancel(context.Background())
 	defer stopIntake()
 
-	// fail reports a part that could not start or stopped on its own. The
-	// first report ends the wait below as a signal would, so the service goes
-	// down the same ordered way, and exits 1.
+	// /readyz says "not ready" until everything below has started.
+	ready := &admin.Readiness{}
+
+	// fail reports a part that could not start or stopped on its own. It
+	// turns readiness down at once, for good: no new request should come to a
+	// service going down. The first report ends the wait below as a signal
+	// would, so the service goes down the same ordered way, and exits 1.
 	failed := make(chan struct{})
 	var failOnce sync.Once
 	fail := func(part string, err error) {
+		ready.Down()
 		logger.Error("part failed", "part", part, "err", err)
 		failOnce.Do(func() { close(failed) })
 	}
 
 	// The admin listener first, and closed last: Kubernetes probes it from the
-	// moment the container starts to the moment it exits, and /readyz says
-	// "not ready" until everything below has started.
-	ready := &admin.Readiness{}
+	// moment the container starts to the moment it exits.
 	adminLn, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.AdminAddr)
 	if err != nil {
 		logger.Error("part failed", "part", "admin listener", "err", err)
@@ -134,7 +137,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		}()
 		logger.Info("http server listening", "addr", ln.Addr().String())
 	}
-	// Everything has started: ready for work.
+	// Everything has started: ready for work (unless a part failed on the way).
 	ready.Set(true)
 
 	// Run until the first SIGTERM or SIGINT, or until a part fails.
@@ -148,8 +151,11 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	}
 
 	// Shut down in order. The steps run in a goroutine only so that a second
-	// signal (below) can cut them short.
-	sd := &shutdown{logger: logger, start: time.Now()}
+	// signal (below) can cut them short: cutShort ends every wait of theirs
+	// at once.
+	cut, cutShort := context.WithCancel(context.Background())
+	defer cutShort()
+	sd := &shutdown{logger: logger, start: time.Now(), cut: cut}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -177,11 +183,14 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 					// context: ctx, cancelled in step 2, would make it give up at once.
 					shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.HTTPShutdownTimeout)
 					defer cancel()
+					// A second signal ends the wait at once.
+					stopCut := context.AfterFunc(sd.cut, cancel)
+					defer stopCut()
 					if err := srv.Shutdown(shutdownCtx); err != nil {
 						// Out of time: cut the requests still running now rather than
 						// leave them to SIGKILL.
 						srv.Close()
-						return fmt.Errorf("not drained within HTTP_SHUTDOWN_TIMEOUT %v: %w", cfg.HTTPShutdownTimeout, err)
+						return sd.overrun("HTTP_SHUTDOWN_TIMEOUT", cfg.HTTPShutdownTimeout)
 					}
 					return nil
 				})
@@ -190,16 +199,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 				sd.part("drained", "workers", func() error {
 					// Your parts' Run loops return once they have finished what they
 					// have in hand; ctx was cancelled in step 2.
-					finished := make(chan struct{})
-					go func() { wg.Wait(); close(finished) }()
-					timer := time.NewTimer(cfg.WorkerDrainTimeout)
-					defer timer.Stop()
-					select {
-					case <-finished:
-						return nil
-					case <-timer.C:
-						return fmt.Errorf("not drained within WORKER_DRAIN_TIMEOUT %v", cfg.WorkerDrainTimeout)
-					}
+					return sd.wait("WORKER_DRAIN_TIMEOUT", cfg.WorkerDrainTimeout, wg.Wait)
 				})
 			})
 			drain.Wait()
@@ -210,12 +210,13 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		// before step 3 ends would fail a loop in the middle of its transaction.
 		// CLOSE_TIMEOUT bounds the whole step, so a hung close cannot eat the
 		// margin before SIGKILL.
+		clientsBudget := cfg.CloseTimeout
 		sd.step(4, "close", func() {
-			sd.within(cfg.CloseTimeout, "CLOSE_TIMEOUT", func() {
+			sd.within(clientsBudget, "CLOSE_TIMEOUT", func() {
 				var closing sync.WaitGroup
 				// Your parts: their Run returned in step 3.
 				for _, p := range userParts {
-					closing.Go(func() { sd.closePart(p.Name(), cfg.CloseTimeout, p.Close) })
+					closing.Go(func() { sd.closePart(p.Name(), clientsBudget, p.Close) })
 				}
 				closing.Wait()
 			})
@@ -225,12 +226,22 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		})
 	}()
 
-	select {
-	case <-done:
-	case sig := <-signals:
-		// A second signal means "stop now": do not wait for the drain.
-		logger.Error("second signal, exiting before shutdown completed", "signal", sig.String())
-		return exitFailed
+	for waiting := true; waiting; {
+		select {
+		case <-done:
+			waiting = false
+		case sig := <-signals:
+			// A second signal means "stop now": do not wait for the drain. The
+			// steps' waits end at once and the rest is skipped; the listeners
+			// are closed, so no request is served any more, and what the steps
+			// left running ends with the process.
+			cutShort()
+			<-done
+			srv.Close()
+			adminSrv.Close()
+			logger.Error("second signal, exiting before shutdown completed", "signal", sig.String())
+			return exitFailed
+		}
 	}
 
 	// 5. Done: log how long the whole shutdown took (each step logged its own).
@@ -247,12 +258,22 @@ type shutdown struct {
 	logger *slog.Logger
 	start  time.Time
 	failed atomic.Bool
+	// cut ends when a second signal cuts the shutdown short: every wait
+	// below ends with it, and the steps not yet begun are skipped.
+	cut context.Context
 }
 
-// step runs step n and logs msg="shutdown step" with its number, name and duration.
+// step runs step n and logs msg="shutdown step" with its number, name and
+// duration; after a second signal, it neither runs nor logs a step.
 func (s *shutdown) step(n int, name string, do func()) {
+	if s.cut.Err() != nil {
+		return
+	}
 	start := time.Now()
 	do()
+	if s.cut.Err() != nil {
+		return
+	}
 	s.logger.Info("shutdown step", "step", n, "name", name, "took", time.Since(start).String())
 }
 
@@ -274,15 +295,16 @@ func (s *shutdown) part(msg, name string, do func() error) {
 // that needs the network (leaving a Kafka group) may hang on it.
 func (s *shutdown) closePart(name string, budget time.Duration, close func(context.Context) error) {
 	s.part("closed", name, func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		ctx, cancel := context.WithTimeout(s.cut, budget)
 		defer cancel()
 		return close(ctx)
 	})
 }
 
-// within runs do and waits for it at most budget (set by the variable
-// budgetVar). A do that overruns is left behind: the process is about to exit.
-func (s *shutdown) within(budget time.Duration, budgetVar string, do func()) {
+// wait runs do and waits for it at most budget (set by budgetVar), or until
+// the shutdown is cut short. A do that overruns is left behind: the process
+// is about to exit.
+func (s *shutdown) wait(budgetVar string, budget time.Duration, do func()) error {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
@@ -292,8 +314,28 @@ func (s *shutdown) within(budget time.Duration, budgetVar string, do func()) {
 	defer timer.Stop()
 	select {
 	case <-finished:
+		return nil
 	case <-timer.C:
+		return s.overrun(budgetVar, budget)
+	case <-s.cut.Done():
+		return s.overrun(budgetVar, budget)
+	}
+}
+
+// overrun is the error of a part that did not finish within budget, or
+// that a second signal cut short.
+func (s *shutdown) overrun(budgetVar string, budget time.Duration) error {
+	if s.cut.Err() != nil {
+		return errors.New("cut short by a second signal")
+	}
+	return fmt.Errorf("not done within %s %v", budgetVar, budget)
+}
+
+// within runs do, a whole group of parts, and waits for it at most budget
+// (set by budgetVar), logging "over budget" when it overruns.
+func (s *shutdown) within(budget time.Duration, budgetVar string, do func()) {
+	if err := s.wait(budgetVar, budget, do); err != nil {
 		s.failed.Store(true)
-		s.logger.Error("over budget", "budget", budget.String(), "set_by", budgetVar)
+		s.logger.Error("over budget", "budget", budget.String(), "set_by", budgetVar, "err", err)
 	}
 }

@@ -50,7 +50,7 @@ func register[C prometheus.Collector](reg *prometheus.Registry, c C) C {
 // HTTP wraps the API's handler: every request is counted and timed under
 // the route pattern that served it ("GET /hello/{name}", not the path, so
 // the number of series stays bounded); an unmatched request counts as
-// "unmatched".
+// "unmatched", a method net/http does not know as "other".
 func (m *Metrics) HTTP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -61,8 +61,20 @@ func (m *Metrics) HTTP(next http.Handler) http.Handler {
 		if route == "" {
 			route = "unmatched"
 		}
-		m.httpDuration.WithLabelValues(route, r.Method, strconv.Itoa(rec.status)).Observe(time.Since(start).Seconds())
+		m.httpDuration.WithLabelValues(route, method(r.Method), strconv.Itoa(rec.status)).Observe(time.Since(start).Seconds())
 	})
+}
+
+// method is a request's method as a label value: the methods of net/http,
+// and "other" for any other, so a client sending methods it makes up cannot
+// add series.
+func method(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace:
+		return m
+	}
+	return "other"
 }
 
 // statusRecorder remembers the status code a handler wrote.

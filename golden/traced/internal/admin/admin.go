@@ -21,16 +21,34 @@ import (
 
 // Readiness says whether this instance should receive new requests. It starts
 // not ready, turns ready once everything has started, and turns not ready
-// again as the first step of shutdown. It is safe for concurrent use.
+// again as the first step of shutdown, or for good with Down. It is safe for
+// concurrent use.
 type Readiness struct {
-	ready atomic.Bool
+	state atomic.Int32 // stateNotReady, stateReady or stateDown
 }
 
-// Set marks the instance ready or not ready.
-func (r *Readiness) Set(ready bool) { r.ready.Store(ready) }
+const (
+	stateNotReady int32 = iota
+	stateReady
+	stateDown
+)
+
+// Set marks the instance ready or not ready; once Down, it stays not ready.
+func (r *Readiness) Set(isReady bool) {
+	if isReady {
+		r.state.CompareAndSwap(stateNotReady, stateReady)
+	} else {
+		r.state.CompareAndSwap(stateReady, stateNotReady)
+	}
+}
+
+// Down marks the instance not ready for good: a part failed, and the
+// service is going down. A Set(true) still to come (the end of a start that
+// failed half-way) cannot make it ready again.
+func (r *Readiness) Down() { r.state.Store(stateDown) }
 
 // Ready reports whether the instance is ready.
-func (r *Readiness) Ready() bool { return r.ready.Load() }
+func (r *Readiness) Ready() bool { return r.state.Load() == stateReady }
 
 // Config is what the admin listener serves besides /readyz.
 type Config struct {

@@ -24,6 +24,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"example.com/relay/internal/testenv"
 )
 
@@ -46,15 +49,22 @@ type service struct {
 // run has returned.
 func startService(t *testing.T, env map[string]string) *service {
 	t.Helper()
+	vars := map[string]string{"ADMIN_ADDR": "127.0.0.1:0"}
+	maps.Copy(vars, env)
+	return startServiceWith(t, testEnv(t, vars))
+}
+
+// startServiceWith runs the service with the environment lookup gives (on
+// ports the kernel picks: ADMIN_ADDR 127.0.0.1:0) and returns
+// once it is ready.
+func startServiceWith(t *testing.T, lookup func(string) (string, bool)) *service {
+	t.Helper()
 	s := &service{
 		t:       t,
 		signals: make(chan os.Signal, 2),
 		logs:    &logSink{},
 		exited:  make(chan int, 1),
 	}
-	vars := map[string]string{"ADMIN_ADDR": "127.0.0.1:0"}
-	maps.Copy(vars, env)
-	lookup := testEnv(t, vars)
 	go func() { s.exited <- run(s.signals, lookup, s.logs) }()
 	t.Cleanup(s.stop)
 
@@ -83,8 +93,11 @@ func (s *service) stop() {
 
 // probe asks the admin listener for path, over the network as the kubelet
 // does, and returns the status code, or 0 when nothing answers.
-func (s *service) probe(path string) int {
-	resp, err := newClient().Get("http://" + s.adminAddr + path)
+func (s *service) probe(path string) int { return probeAt(s.adminAddr, path) }
+
+// probeAt asks the admin listener at addr for path.
+func probeAt(addr, path string) int {
+	resp, err := newClient().Get("http://" + addr + path)
 	if err != nil {
 		return 0
 	}
@@ -279,6 +292,54 @@ func TestBadConfigurationExits2NamingTheVariable(t *testing.T) {
 	}
 }
 
+// A Kafka reader slow to leave its group (a broker that does not answer
+// LeaveGroup, as in a long rebalance) is cut at the clients' three quarters
+// of CLOSE_TIMEOUT, and the pool still gets its own quarter: it closes
+// inside the close step, without going over budget.
+func TestSlowReaderCloseLeavesThePoolItsShare(t *testing.T) {
+	t.Parallel()
+	cluster, lookup := testEnvWithKafka(t, map[string]string{"ADMIN_ADDR": "127.0.0.1:0"})
+	joined := make(chan struct{}, 1)
+	release := make(chan struct{})
+	cluster.ControlKey(int16(kmsg.SyncGroup), func(kmsg.Request) (kmsg.Response, error, bool) {
+		cluster.KeepControl()
+		select {
+		case joined <- struct{}{}: // the reader has its member id: Close will leave the group
+		default:
+		}
+		return nil, nil, false
+	})
+	cluster.ControlKey(int16(kmsg.LeaveGroup), func(kmsg.Request) (kmsg.Response, error, bool) {
+		cluster.KeepControl()
+		cluster.SleepControl(func() { <-release })
+		return nil, nil, false
+	})
+	t.Cleanup(func() { close(release) }) // before the cluster closes
+	s := startServiceWith(t, lookup)
+	select {
+	case <-joined:
+	case <-time.After(hang):
+		t.Fatalf("no reader joined its group within %v\n%s", hang, s.logs)
+	}
+	s.signals <- syscall.SIGTERM
+	s.waitExit(exitFailed) // the reader's close was cut
+
+	var poolClosed, complete bool
+	for _, l := range s.logs.all() {
+		switch {
+		case l["msg"] == "closed" && l["part"] == "postgres pool":
+			poolClosed = !complete && l["err"] == nil
+		case l["msg"] == "over budget" && l["set_by"] == "1/4 of CLOSE_TIMEOUT":
+			t.Errorf("the pool went over its share: %v", l)
+		case l["msg"] == "shutdown complete":
+			complete = true
+		}
+	}
+	if !poolClosed {
+		t.Errorf("the pool did not close inside the close step while a reader hung on leaving its group\n%s", s.logs)
+	}
+}
+
 // takenPort returns the address of a port something else listens on.
 func takenPort(t *testing.T) string {
 	t.Helper()
@@ -311,12 +372,20 @@ func runUntilExit(t *testing.T, lookup func(string) (string, bool), logs *logSin
 // unreachable skips, saying which variable to set (and fails when CI is set).
 func testEnv(t *testing.T, vars map[string]string) func(string) (string, bool) {
 	t.Helper()
+	_, lookup := testEnvWithKafka(t, vars)
+	return lookup
+}
+
+// testEnvWithKafka is testEnv, and returns the test's Kafka cluster too, for
+// a test that makes it misbehave.
+func testEnvWithKafka(t *testing.T, vars map[string]string) (*kfake.Cluster, func(string) (string, bool)) {
+	t.Helper()
 	env := map[string]string{}
 	_, env["DATABASE_URL"] = testenv.Postgres(t)
-	_, brokers := testenv.Kafka(t, "events", "events.dlq")
+	cluster, brokers := testenv.Kafka(t, "events", "events.dlq")
 	env["KAFKA_BROKERS"] = strings.Join(brokers, ",")
 	maps.Copy(env, vars)
-	return fixedEnv(env)
+	return cluster, fixedEnv(env)
 }
 
 // fixedEnv looks variables up in vars and nothing else, as os.LookupEnv
@@ -336,12 +405,22 @@ type logLine map[string]any
 type logSink struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
+	// watch, when set before the service starts, sees each line as it is
+	// logged, in the goroutine that logs it (slog writes a line per Write).
+	watch func(logLine)
 }
 
 func (s *logSink) Write(p []byte) (int, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
+	n, err := s.buf.Write(p)
+	s.mu.Unlock()
+	if s.watch != nil {
+		var l logLine
+		if json.Unmarshal(p, &l) == nil {
+			s.watch(l)
+		}
+	}
+	return n, err
 }
 
 func (s *logSink) String() string {

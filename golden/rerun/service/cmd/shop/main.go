@@ -52,7 +52,9 @@ func main() {
 	// room for two, because the second one means "stop now".
 	signals := make(chan os.Signal, 2)
 	// SIGTERM is what Kubernetes and docker stop send; os.Interrupt is Ctrl-C.
-	signal.Notify(signals, syscall.SIGTERM, os.Interrupt)
+	// SIGTSTP (kill -TSTP) pauses asynq alone, as asynq's own Run does; caught
+	// here, it no longer suspends the whole process, HTTP and probes with it.
+	signal.Notify(signals, syscall.SIGTERM, os.Interrupt, syscall.SIGTSTP)
 	os.Exit(run(signals, os.LookupEnv, os.Stderr, httpapi.Routes))
 }
 
@@ -81,20 +83,23 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	ctx, stopIntake := context.WithCancel(context.Background())
 	defer stopIntake()
 
-	// fail reports a part that could not start or stopped on its own. The
-	// first report ends the wait below as a signal would, so the service goes
-	// down the same ordered way, and exits 1.
+	// /readyz says "not ready" until everything below has started.
+	ready := &admin.Readiness{}
+
+	// fail reports a part that could not start or stopped on its own. It
+	// turns readiness down at once, for good: no new request should come to a
+	// service going down. The first report ends the wait below as a signal
+	// would, so the service goes down the same ordered way, and exits 1.
 	failed := make(chan struct{})
 	var failOnce sync.Once
 	fail := func(part string, err error) {
+		ready.Down()
 		logger.Error("part failed", "part", part, "err", err)
 		failOnce.Do(func() { close(failed) })
 	}
 
 	// The admin listener first, and closed last: Kubernetes probes it from the
-	// moment the container starts to the moment it exits, and /readyz says
-	// "not ready" until everything below has started.
-	ready := &admin.Readiness{}
+	// moment the container starts to the moment it exits.
 	adminLn, err := new(net.ListenConfig).Listen(ctx, "tcp", cfg.AdminAddr)
 	if err != nil {
 		logger.Error("part failed", "part", "admin listener", "err", err)
@@ -238,22 +243,38 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		}()
 		logger.Info("http server listening", "addr", ln.Addr().String())
 	}
-	// Everything has started: ready for work.
+	// Everything has started: ready for work (unless a part failed on the way).
 	ready.Set(true)
 
 	// Run until the first SIGTERM or SIGINT, or until a part fails.
 	exit := exitOK
-	select {
-	case sig := <-signals:
-		logger.Info("shutdown started", "signal", sig.String())
-	case <-failed:
-		logger.Error("shutdown started after a failure")
-		exit = exitFailed
+	for running := true; running; {
+		select {
+		case sig := <-signals:
+			if sig == syscall.SIGTSTP {
+				// A pause by hand (kill -TSTP), as asynq's own Run does it: asynq
+				// takes no new task and lets the running ones finish; HTTP, the
+				// probes and every other part go on. For work the tasks must not
+				// see half-done, such as a migration. There is no resume: a
+				// restart takes tasks again.
+				logger.Info("paused: asynq takes no new task; restart the process to resume", "signal", sig.String())
+				taskSrv.Stop()
+				continue
+			}
+			logger.Info("shutdown started", "signal", sig.String())
+		case <-failed:
+			logger.Error("shutdown started after a failure")
+			exit = exitFailed
+		}
+		running = false
 	}
 
 	// Shut down in order. The steps run in a goroutine only so that a second
-	// signal (below) can cut them short.
-	sd := &shutdown{logger: logger, start: time.Now()}
+	// signal (below) can cut them short: cutShort ends every wait of theirs
+	// at once.
+	cut, cutShort := context.WithCancel(context.Background())
+	defer cutShort()
+	sd := &shutdown{logger: logger, start: time.Now(), cut: cut}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -270,11 +291,12 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			stopIntake()
 			// asynq takes no new task from Redis; running tasks carry on. Stop
 			// returns when the poll in progress ends, within 1.5 x the idle poll
-			// interval. ASYNQ_SHUTDOWN_TIMEOUT starts counting at Shutdown
-			// (step 3), not here.
+			// interval, or, when Redis hangs, once the poll times out: the wait
+			// for it here is bounded by CLOSE_TIMEOUT, so the drains begin, and
+			// Shutdown (step 3) waits for the rest within its own bound.
+			// ASYNQ_SHUTDOWN_TIMEOUT starts counting at Shutdown, not here.
 			sd.part("stopped", "asynq", func() error {
-				taskSrv.Stop()
-				return nil
+				return sd.wait("CLOSE_TIMEOUT", cfg.CloseTimeout, func() { taskSrv.Stop() })
 			})
 		})
 
@@ -289,11 +311,14 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 					// context: ctx, cancelled in step 2, would make it give up at once.
 					shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.HTTPShutdownTimeout)
 					defer cancel()
+					// A second signal ends the wait at once.
+					stopCut := context.AfterFunc(sd.cut, cancel)
+					defer stopCut()
 					if err := srv.Shutdown(shutdownCtx); err != nil {
 						// Out of time: cut the requests still running now rather than
 						// leave them to SIGKILL.
 						srv.Close()
-						return fmt.Errorf("not drained within HTTP_SHUTDOWN_TIMEOUT %v: %w", cfg.HTTPShutdownTimeout, err)
+						return sd.overrun("HTTP_SHUTDOWN_TIMEOUT", cfg.HTTPShutdownTimeout)
 					}
 					return nil
 				})
@@ -303,16 +328,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 					// Every Run loop, your parts' too, returns once it has finished
 					// what it has in hand (a delete, a message, ...);
 					// ctx was cancelled in step 2.
-					finished := make(chan struct{})
-					go func() { wg.Wait(); close(finished) }()
-					timer := time.NewTimer(cfg.WorkerDrainTimeout)
-					defer timer.Stop()
-					select {
-					case <-finished:
-						return nil
-					case <-timer.C:
-						return fmt.Errorf("not drained within WORKER_DRAIN_TIMEOUT %v", cfg.WorkerDrainTimeout)
-					}
+					return sd.wait("WORKER_DRAIN_TIMEOUT", cfg.WorkerDrainTimeout, wg.Wait)
 				})
 			})
 			drain.Go(func() {
@@ -320,9 +336,11 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 					// Waits up to ASYNQ_SHUTDOWN_TIMEOUT for the running tasks, then
 					// pushes those still running back to the queue (they run again,
 					// from the start, on another pod) and cancels their contexts.
-					// It also closes the server's own Redis connections.
-					taskSrv.Shutdown()
-					return nil
+					// It also closes the server's own Redis connections. Pushing back
+					// and closing talk to Redis with no timer of asynq's, so a Redis
+					// that hangs would hold Shutdown past its timeout: they get
+					// CLOSE_TIMEOUT more (the margin covers it), then the drain gives up.
+					return sd.wait("ASYNQ_SHUTDOWN_TIMEOUT + CLOSE_TIMEOUT", cfg.AsynqShutdownTimeout+cfg.CloseTimeout, func() { taskSrv.Shutdown() })
 				})
 			})
 			drain.Wait()
@@ -333,8 +351,12 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		// before step 3 ends would fail a loop in the middle of its transaction.
 		// CLOSE_TIMEOUT bounds the whole step, so a hung close cannot eat the
 		// margin before SIGKILL.
+		// Each half of it has its share: the clients three quarters, the pool
+		// the rest, so a client slow to close (a reader leaving its group
+		// during a rebalance) cannot leave the pool no time.
+		clientsBudget := cfg.CloseTimeout * 3 / 4
 		sd.step(4, "close", func() {
-			sd.within(cfg.CloseTimeout, "CLOSE_TIMEOUT", func() {
+			sd.within(clientsBudget, "3/4 of CLOSE_TIMEOUT", func() {
 				var closing sync.WaitGroup
 				// Kafka readers, after the drain: each Run has committed its last
 				// message. Close leaves the group, so another replica takes the
@@ -342,7 +364,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 				// block for up to the reader's MaxWait, or longer while the group
 				// rebalances, hence the deadline.
 				for _, c := range consumers {
-					closing.Go(func() { sd.closePart("kafka reader "+c.Name(), cfg.CloseTimeout, c.Close) })
+					closing.Go(func() { sd.closePart("kafka reader "+c.Name(), clientsBudget, c.Close) })
 				}
 				// The dead-letter writer: no consumer can write to it any more, their
 				// loops returned in step 3. Close waits only for an attempt whose
@@ -356,12 +378,14 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 				})
 				// Your parts: their Run returned in step 3.
 				for _, p := range userParts {
-					closing.Go(func() { sd.closePart(p.Name(), cfg.CloseTimeout, p.Close) })
+					closing.Go(func() { sd.closePart(p.Name(), clientsBudget, p.Close) })
 				}
 				closing.Wait()
 				// The writers' shared connections: a Writer given a Transport leaves
 				// them open on Close, and nothing writes to Kafka any more.
 				kafkaTransport.CloseIdleConnections()
+			})
+			sd.within(cfg.CloseTimeout-clientsBudget, "1/4 of CLOSE_TIMEOUT", func() {
 				// The pool last, strictly after step 3: a loop still inside a
 				// transaction would find it closed. Close waits for connections in
 				// use, which is why a worker that overran its drain is cut off by
@@ -374,12 +398,25 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		})
 	}()
 
-	select {
-	case <-done:
-	case sig := <-signals:
-		// A second signal means "stop now": do not wait for the drain.
-		logger.Error("second signal, exiting before shutdown completed", "signal", sig.String())
-		return exitFailed
+	for waiting := true; waiting; {
+		select {
+		case <-done:
+			waiting = false
+		case sig := <-signals:
+			if sig == syscall.SIGTSTP {
+				continue // asynq takes no new task already (step 2)
+			}
+			// A second signal means "stop now": do not wait for the drain. The
+			// steps' waits end at once and the rest is skipped; the listeners
+			// are closed, so no request is served any more, and what the steps
+			// left running ends with the process.
+			cutShort()
+			<-done
+			srv.Close()
+			adminSrv.Close()
+			logger.Error("second signal, exiting before shutdown completed", "signal", sig.String())
+			return exitFailed
+		}
 	}
 
 	// 5. Done: log how long the whole shutdown took (each step logged its own).
@@ -396,12 +433,22 @@ type shutdown struct {
 	logger *slog.Logger
 	start  time.Time
 	failed atomic.Bool
+	// cut ends when a second signal cuts the shutdown short: every wait
+	// below ends with it, and the steps not yet begun are skipped.
+	cut context.Context
 }
 
-// step runs step n and logs msg="shutdown step" with its number, name and duration.
+// step runs step n and logs msg="shutdown step" with its number, name and
+// duration; after a second signal, it neither runs nor logs a step.
 func (s *shutdown) step(n int, name string, do func()) {
+	if s.cut.Err() != nil {
+		return
+	}
 	start := time.Now()
 	do()
+	if s.cut.Err() != nil {
+		return
+	}
 	s.logger.Info("shutdown step", "step", n, "name", name, "took", time.Since(start).String())
 }
 
@@ -423,15 +470,16 @@ func (s *shutdown) part(msg, name string, do func() error) {
 // that needs the network (leaving a Kafka group) may hang on it.
 func (s *shutdown) closePart(name string, budget time.Duration, close func(context.Context) error) {
 	s.part("closed", name, func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		ctx, cancel := context.WithTimeout(s.cut, budget)
 		defer cancel()
 		return close(ctx)
 	})
 }
 
-// within runs do and waits for it at most budget (set by the variable
-// budgetVar). A do that overruns is left behind: the process is about to exit.
-func (s *shutdown) within(budget time.Duration, budgetVar string, do func()) {
+// wait runs do and waits for it at most budget (set by budgetVar), or until
+// the shutdown is cut short. A do that overruns is left behind: the process
+// is about to exit.
+func (s *shutdown) wait(budgetVar string, budget time.Duration, do func()) error {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
@@ -441,8 +489,28 @@ func (s *shutdown) within(budget time.Duration, budgetVar string, do func()) {
 	defer timer.Stop()
 	select {
 	case <-finished:
+		return nil
 	case <-timer.C:
+		return s.overrun(budgetVar, budget)
+	case <-s.cut.Done():
+		return s.overrun(budgetVar, budget)
+	}
+}
+
+// overrun is the error of a part that did not finish within budget, or
+// that a second signal cut short.
+func (s *shutdown) overrun(budgetVar string, budget time.Duration) error {
+	if s.cut.Err() != nil {
+		return errors.New("cut short by a second signal")
+	}
+	return fmt.Errorf("not done within %s %v", budgetVar, budget)
+}
+
+// within runs do, a whole group of parts, and waits for it at most budget
+// (set by budgetVar), logging "over budget" when it overruns.
+func (s *shutdown) within(budget time.Duration, budgetVar string, do func()) {
+	if err := s.wait(budgetVar, budget, do); err != nil {
 		s.failed.Store(true)
-		s.logger.Error("over budget", "budget", budget.String(), "set_by", budgetVar)
+		s.logger.Error("over budget", "budget", budget.String(), "set_by", budgetVar, "err", err)
 	}
 }

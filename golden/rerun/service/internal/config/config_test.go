@@ -112,6 +112,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"ASYNQ_CONCURRENCY", "0"},
 		{"ASYNQ_SHUTDOWN_TIMEOUT", "0s"},
 		{"ASYNQ_SHUTDOWN_TIMEOUT", "500ms"}, // shorter than the task timeout
+		{"ASYNQ_SHUTDOWN_TIMEOUT", "20s"},   // no margin over the task timeout
 		{"KAFKA_PRODUCT_EVENTS_COMMIT_TIMEOUT", "soon"},
 		{"KAFKA_PRODUCT_EVENTS_MAX_ATTEMPTS", "0"},
 		{"KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "products"},  // the topic it reads
@@ -183,8 +184,8 @@ func TestLoadAsynq(t *testing.T) {
 			"REDIS_PASSWORD":         "secret",
 			"REDIS_DB":               "3",
 			"ASYNQ_CONCURRENCY":      "4",
-			"ASYNQ_SHUTDOWN_TIMEOUT": "20s",
-		}, asynqPart{"redis:6380", "secret", 3, 4, 20 * time.Second}},
+			"ASYNQ_SHUTDOWN_TIMEOUT": "21s",
+		}, asynqPart{"redis:6380", "secret", 3, 4, 21 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Load(lookup(tc.vars))
