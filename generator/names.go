@@ -334,10 +334,10 @@ func (m *Model) instanceField(it Instance) (string, int) {
 	return "", -1
 }
 
-// CheckInstanceGo renders the Go packages the model's named instances live
+// checkInstanceGo renders the Go packages the model's named instances live
 // in and checks them as Generate does (checkRenderedGo): what gsgen add asks
 // a name against as it is typed, without rendering the whole service.
-func CheckInstanceGo(m *Model) error {
+func checkInstanceGo(m *Model) error {
 	plan, err := Plan(m)
 	if err != nil {
 		return err
