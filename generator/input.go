@@ -70,15 +70,9 @@ func ReadAnswers(field string, r io.Reader) ([]byte, error) {
 
 // checkRegular refuses anything but a regular file of at most MaxAnswersFile bytes.
 func checkRegular(st fs.FileInfo) error {
-	switch m := st.Mode(); {
-	case m.IsDir():
-		return errors.New("is a directory")
-	case m&fs.ModeNamedPipe != 0:
-		return errors.New("is a FIFO, not a regular file")
-	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
-		return errors.New("is a device, not a regular file")
-	case !m.IsRegular():
-		return errors.New("is not a regular file")
+	switch {
+	case !st.Mode().IsRegular():
+		return kindOf(st)
 	case st.Size() > MaxAnswersFile:
 		return fmt.Errorf("is %d bytes; an answers file may have %d KiB at most", st.Size(), MaxAnswersFile>>10)
 	}

@@ -95,8 +95,8 @@ func (m *Model) kubernetesNames() []string {
 // x_test.go, a test file; x-linux writes x_linux.go, built on Linux only).
 // It reads what the templates rendered, so every identifier a template
 // declares is checked, with no list of words to keep up to date. The
-// instance blamed is the one whose own file declares it, the later one when
-// both do.
+// instance named is the latest in the answers of those that bring the
+// identifier (see redeclared).
 func (m *Model) checkRenderedGo(files Rendered) error {
 	byDir := map[string][]RenderedFile{}
 	for _, f := range files {
@@ -334,10 +334,10 @@ func (m *Model) instanceField(it Instance) (string, int) {
 	return "", -1
 }
 
-// CheckInstanceGo renders the Go packages the model's named instances live
+// checkInstanceGo renders the Go packages the model's named instances live
 // in and checks them as Generate does (checkRenderedGo): what gsgen add asks
 // a name against as it is typed, without rendering the whole service.
-func CheckInstanceGo(m *Model) error {
+func checkInstanceGo(m *Model) error {
 	plan, err := Plan(m)
 	if err != nil {
 		return err

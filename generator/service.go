@@ -110,5 +110,5 @@ func (s *Service) ModelOf(a Answers) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m, CheckInstanceGo(m)
+	return m, checkInstanceGo(m)
 }

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/vet/check"
@@ -396,6 +397,9 @@ func runTest(t Test, dir string, env []string, out io.Writer) (bool, error) {
 	}
 	args = append(args, t.Pkg)
 	fmt.Fprintf(out, "$ go %s\n", strings.Join(args, " "))
+	// go's stderr is copied to out by exec's goroutine while this one
+	// writes the tests' output: one writer, one write at a time.
+	out = &syncWriter{w: out}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -449,6 +453,20 @@ func runTest(t Test, dir string, env []string, out io.Writer) (bool, error) {
 		passed = false
 	}
 	return passed, nil
+}
+
+// syncWriter serialises the writes of two goroutines to w. It is not an
+// io.ReaderFrom, so exec's copy writes through it too (a bytes.Buffer's
+// ReadFrom would drop what the other goroutine wrote meanwhile).
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 func quoteAll(names []string) []string {

@@ -276,7 +276,7 @@ func TestCheckThatRanNoTestFails(t *testing.T) {
 		ok   bool
 		says string
 	}{
-		{Test{Pkg: ".", Run: []string{"TestThere"}}, true, "TestThere"},
+		{Test{Pkg: ".", Run: []string{"TestThere"}}, true, "--- PASS: TestThere"},
 		{Test{Pkg: ".", Run: []string{"TestGone"}}, false, "go test ran no TestGone in ., so the check proves nothing and fails"},
 		{Test{Pkg: ".", Run: []string{"TestThere", "TestGone"}}, false, "ran no TestGone"},
 	} {
