@@ -25,6 +25,8 @@ type DependencySet struct {
 	// Otel is OpenTelemetry's SDK and OTLP exporter (tracing: true);
 	// OtelHTTP its net/http instrumentation, for a traced service with HTTP.
 	Otel, OtelHTTP bool
+	// Cron parses the schedules of periodic workers (robfig/cron).
+	Cron bool
 }
 
 // Module is a third-party module a component imports, at the version
@@ -58,6 +60,9 @@ var (
 	otelTraceModule     = Module{"", "go.opentelemetry.io/otel/trace", "v1.47.0", false}
 	otlpTraceHTTPModule = Module{"", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "v1.47.0", false}
 	otelHTTPModule      = Module{"otelhttp", "go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp", "v0.72.0", false}
+	// The cron parser of the workers' --cron schedules; asynq's scheduler
+	// uses the same one.
+	cronModule = Module{"cron", "github.com/robfig/cron/v3", "v3.0.1", false}
 )
 
 // Modules lists the modules of the set.
@@ -77,6 +82,9 @@ func (s DependencySet) Modules() []Module {
 	}
 	if s.OtelHTTP {
 		out = append(out, otelHTTPModule)
+	}
+	if s.Cron {
+		out = append(out, cronModule)
 	}
 	return out
 }
@@ -116,16 +124,17 @@ func (s DependencySet) Key() string {
 // allDependencySets lists every set the flags can make, accepted or not.
 func allDependencySets() []DependencySet {
 	var out []DependencySet
-	for i := range 1 << 5 {
+	for i := range 1 << 6 {
 		bit := func(n int) bool { return i&(1<<n) != 0 }
-		out = append(out, DependencySet{Pgx: bit(0), KafkaGo: bit(1), Asynq: bit(2), Otel: bit(3), OtelHTTP: bit(4)})
+		out = append(out, DependencySet{Pgx: bit(0), KafkaGo: bit(1), Asynq: bit(2), Otel: bit(3), OtelHTTP: bit(4), Cron: bit(5)})
 	}
 	return out
 }
 
 // Dependencies is the set the model's components import.
 func (m *Model) Dependencies() DependencySet {
-	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis, Otel: m.Tracing, OtelHTTP: m.Tracing && m.HTTP}
+	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis, Otel: m.Tracing, OtelHTTP: m.Tracing && m.HTTP,
+		Cron: m.CronWorkers()}
 }
 
 // ModuleGraph is templates/gomod/graph.txt: the go directive, then every

@@ -100,6 +100,8 @@ func (m *Model) templateDirs() []templateDir {
 	}{
 		{"base", true},
 		{"postgres", m.UsesPostgres},
+		// The lease table and package of the parts that run once per fleet.
+		{"lease", len(m.Leases()) > 0},
 		{"kafka-client", m.UsesKafka},
 		{"asynq-dedicated", m.AsynqWorker},
 		{"tracing", m.Tracing},
