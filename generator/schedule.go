@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"strings"
+	"text/tabwriter"
 	"time"
 	_ "time/tzdata" // --timezone is checked the same on every machine, with or without a zoneinfo
 
@@ -71,6 +72,55 @@ func (m *Model) Leases() []Lease {
 	return out
 }
 
+// Periodic is one periodic part, for gsgen plan.
+type Periodic struct {
+	Part, Schedule, Scope string
+	Lease                 *Lease
+	Timeout               time.Duration // zero: none of its own (a cleaner's delete is cut at shutdown)
+}
+
+// Periodic lists the service's periodic parts: cleaners, then workers.
+func (m *Model) Periodic() []Periodic {
+	var out []Periodic
+	scope := func(l *Lease) string {
+		if l == nil {
+			return ScopeReplica
+		}
+		return ScopeFleet
+	}
+	for _, c := range m.Cleaners {
+		out = append(out, Periodic{"cleaner " + c.Name, "every " + Seconds(c.Interval), scope(c.Lease), c.Lease, 0})
+	}
+	for _, w := range m.Workers {
+		out = append(out, Periodic{"worker " + w.Name, w.Schedule(), w.Scope(), w.Lease, w.Timeout})
+	}
+	return out
+}
+
+// PeriodicTable is gsgen plan's table of the periodic parts: when each
+// runs, where, its lease's TTL and its run's timeout. Empty without any.
+func (m *Model) PeriodicTable() string {
+	parts := m.Periodic()
+	if len(parts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PART\tSCHEDULE\tSCOPE\tLEASE TTL\tTIMEOUT")
+	for _, p := range parts {
+		ttl, timeout := "-", "-"
+		if p.Lease != nil {
+			ttl = Seconds(p.Lease.TTL)
+		}
+		if p.Timeout > 0 {
+			timeout = Seconds(p.Timeout)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Part, p.Schedule, p.Scope, ttl, timeout)
+	}
+	tw.Flush()
+	return b.String()
+}
+
 // CronWorkers says whether a worker runs on a cron schedule (the service
 // imports the parser and the zone database).
 func (m *Model) CronWorkers() bool {
@@ -97,8 +147,12 @@ func (m *Model) leaseNeedsPostgres() {
 			names = append(names, w.Name)
 		}
 	}
-	m.warnings = append(m.warnings, fmt.Sprintf("workers %s run in one replica of the fleet (scope: fleet), which keeps their lease in PostgreSQL: "+
-		"the service now has a PostgreSQL pool (DATABASE_URL) and the gsgen_lease table; scope: replica runs them in every replica without one", strings.Join(names, ", ")))
+	subject := "worker " + names[0] + " runs"
+	if len(names) > 1 {
+		subject = "workers " + strings.Join(names, ", ") + " run"
+	}
+	m.warnings = append(m.warnings, subject+" in one replica of the fleet (scope: fleet), keeping a lease in PostgreSQL: "+
+		"the service now has a PostgreSQL pool (DATABASE_URL) and the gsgen_lease table; scope: replica runs in every replica without them")
 }
 
 // scopeOf checks a scope answer (already defaulted) and the TTL that goes

@@ -27,10 +27,10 @@ type WorkerJob struct {
 }
 
 // Schedule says when the worker runs, for gsgen plan and the README:
-// "every 24h0m0s", "cron 30 2 * * * (Europe/Paris)".
+// "every 24h", "cron 30 2 * * * (Europe/Paris)".
 func (w WorkerJob) Schedule() string {
 	if w.Cron == "" {
-		return "every " + w.Interval.String()
+		return "every " + Seconds(w.Interval)
 	}
 	return "cron " + w.Cron + " (" + w.Timezone + ")"
 }

@@ -68,6 +68,11 @@ collide and a value that would fit.`,
 			if w := m.Deploy.Worker; w != nil {
 				fmt.Fprintf(e.stdout, "\nThe asynq worker, cmd/%s: its own pod, no preStop, its own grace period\n\n%s", w.Name, w.Ladder.Table())
 			}
+			if t := m.PeriodicTable(); t != "" {
+				// Fleet: each tick in the one replica holding the part's lease
+				// (gsgen_lease); replica: in every replica.
+				fmt.Fprintf(e.stdout, "\nPeriodic parts (fleet: each tick in one replica, the lease's holder; replica: in every replica)\n%s", t)
+			}
 			if m.Pool.Default > 0 {
 				fmt.Fprintf(e.stdout, "\nPostgreSQL pool (DATABASE_MAX_CONNS): %d by default, at least %d\n  %s\n", m.Pool.Default, m.Pool.Min, m.Pool)
 			}
