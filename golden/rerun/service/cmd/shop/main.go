@@ -28,6 +28,7 @@ import (
 	"example.com/shop/internal/consumer"
 	"example.com/shop/internal/httpapi"
 	"example.com/shop/internal/kafkaconn"
+	"example.com/shop/internal/lease"
 	"example.com/shop/internal/metrics"
 	"example.com/shop/internal/migrate"
 	"example.com/shop/internal/parts"
@@ -162,6 +163,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		go c.Run(ctx, &wg)
 	}
 
+	// The parts that run once per fleet (scope: fleet) hold a lease each in
+	// gsgen_lease; its metrics say which replica holds which.
+	leaseMetrics := lease.NewMetrics(m.Registry)
+
 	// The cleaners' metrics, one set labelled by cleaner.
 	cleanerMetrics := cleaner.NewMetrics(m.Registry)
 
@@ -172,6 +177,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.ProcessedEventsCleaner.Interval,
 		Retention: cfg.ProcessedEventsCleaner.Retention,
 		BatchSize: cfg.ProcessedEventsCleaner.BatchSize,
+		Fleet:     &lease.Fleet{Pool: pool, TTL: cfg.ProcessedEventsCleaner.LeaseTTL, ReleaseTimeout: cfg.CloseTimeout, Metrics: leaseMetrics},
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 
@@ -182,6 +188,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.OldEventsCleaner.Interval,
 		Retention: cfg.OldEventsCleaner.Retention,
 		BatchSize: cfg.OldEventsCleaner.BatchSize,
+		Fleet:     &lease.Fleet{Pool: pool, TTL: cfg.OldEventsCleaner.LeaseTTL, ReleaseTimeout: cfg.CloseTimeout, Metrics: leaseMetrics},
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 

@@ -56,8 +56,8 @@ type Config struct {
 	// KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD: nil when Kafka wants no login.
 	KafkaSASL              sasl.Mechanism
 	ProductEventsConsumer  Consumer // KAFKA_PRODUCT_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC, _BATCH_SIZE
-	ProcessedEventsCleaner Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
-	OldEventsCleaner       Cleaner  // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE
+	ProcessedEventsCleaner Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE, CLEANER_PROCESSED_EVENTS_LEASE_TTL
+	OldEventsCleaner       Cleaner  // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE, CLEANER_OLD_EVENTS_LEASE_TTL
 }
 
 // Consumer is one Kafka consumer's configuration.
@@ -79,6 +79,7 @@ type Cleaner struct {
 	Retention time.Duration // rows older than this are deleted
 	Interval  time.Duration // pause between runs
 	BatchSize int           // rows per DELETE, so no statement holds many locks for long
+	LeaseTTL  time.Duration // scope: fleet: how long a killed holder's lease outlives it; zero in replica scope
 }
 
 // The defaults are the answers given to gsgen. Together they fit the shutdown
@@ -103,8 +104,8 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// consumer product-events 1 + cleaner processed-events 1 + cleaner old-events 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 17
-	defaultDatabaseMaxConns = 17
+	// consumer product-events 1 + cleaner processed-events 1 + cleaner old-events 1 + leases (2 fleet-scoped) 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 18
+	defaultDatabaseMaxConns = 18
 	defaultKafkaBrokers     = "127.0.0.1:9092"
 )
 
@@ -182,12 +183,14 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			Retention: e.duration("CLEANER_PROCESSED_EVENTS_RETENTION", 168*time.Hour),
 			Interval:  e.duration("CLEANER_PROCESSED_EVENTS_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_PROCESSED_EVENTS_BATCH_SIZE", 500, 10000),
+			LeaseTTL:  e.leaseTTL("CLEANER_PROCESSED_EVENTS_LEASE_TTL", 15*time.Second),
 		},
 		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
 		OldEventsCleaner: Cleaner{
 			Retention: e.duration("CLEANER_OLD_EVENTS_RETENTION", 48*time.Hour),
 			Interval:  e.duration("CLEANER_OLD_EVENTS_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_OLD_EVENTS_BATCH_SIZE", 500, 10000),
+			LeaseTTL:  e.leaseTTL("CLEANER_OLD_EVENTS_LEASE_TTL", 15*time.Second),
 		},
 	}
 	// The ladder, checked again at run time: a batch, a message or a run in
@@ -206,9 +209,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			"must be at least the task timeout "+taskTimeout.String()+": every deploy would cut running tasks and run them again")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (3 background loops, one for HTTP handlers, each asynq handler):
+	// same time (4 background loops, one for HTTP handlers, each asynq handler):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := 3 + 1 + c.AsynqConcurrency
+	minConns := 4 + 1 + c.AsynqConcurrency
 	if e.ok("DATABASE_MAX_CONNS", "ASYNQ_CONCURRENCY") && int(c.DatabaseMaxConns) < minConns {
 		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once", minConns))
 	}
@@ -383,6 +386,17 @@ func (e *env) duration(key string, def time.Duration) time.Duration {
 		e.bad(key, s, fmt.Sprintf("not a duration, e.g. %q", def.String()))
 	case d <= 0:
 		e.bad(key, s, "must be positive")
+	}
+	return d
+}
+
+// leaseTTL reads a lease's TTL: long enough that one slow renewal does not
+// lose the lease, short enough that a killed holder does not stall the
+// schedule for long.
+func (e *env) leaseTTL(key string, def time.Duration) time.Duration {
+	d := e.duration(key, def)
+	if d < 2*time.Second || d > time.Hour {
+		e.bad(key, d.String(), "must be from 2s to 1h")
 	}
 	return d
 }
