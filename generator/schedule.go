@@ -47,11 +47,15 @@ type Lease struct {
 }
 
 // setLeaseDefaults fills a periodic part's scope (fleet) and, in fleet
-// scope, its lease's TTL.
+// scope, its lease's TTL. Replica scope has no lease: a lease_ttl left in
+// gsgen.yaml by a part that was fleet-scoped is dropped.
 func setLeaseDefaults(scope *string, ttl *Duration) {
 	setDefault(scope, ScopeFleet)
-	if *scope == ScopeFleet {
+	switch *scope {
+	case ScopeFleet:
 		setDefault(ttl, Duration(DefaultLeaseTTL))
+	case ScopeReplica:
+		*ttl = 0
 	}
 }
 
@@ -160,9 +164,6 @@ func (m *Model) leaseNeedsPostgres() {
 func scopeOf(field, scope string, ttl Duration, leaseName string) (*Lease, error) {
 	switch scope {
 	case ScopeReplica:
-		if ttl != 0 {
-			return nil, &InputError{Field: field + ".lease_ttl", Msg: "is given for scope replica, which takes no lease", Fix: "leave lease_ttl out, or use scope fleet"}
-		}
 		return nil, nil
 	case ScopeFleet:
 	default:

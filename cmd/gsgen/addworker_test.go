@@ -65,7 +65,7 @@ func TestAddWorkerAndTaskRefuseBadInput(t *testing.T) {
 		{[]string{"add", "worker", "nightly", "--interval", "1h", "--scope", "cluster"}, `workers[0].scope: "cluster" is not a scope`},
 		{[]string{"add", "worker", "nightly", "--interval", "1h", "--lease-ttl", "1s"}, `workers[0].lease_ttl: 1s is outside 2s..1h0m0s`},
 		{[]string{"add", "worker", "nightly", "--interval", "1h", "--lease-ttl", "0s"}, "--lease-ttl"},
-		{[]string{"add", "worker", "nightly", "--interval", "1h", "--scope", "replica", "--lease-ttl", "30s"}, "workers[0].lease_ttl: is given for scope replica"},
+		{[]string{"add", "worker", "nightly", "--interval", "1h", "--scope", "replica", "--lease-ttl", "30s"}, "--scope replica takes none"},
 		{[]string{"add", "worker", "--interval", "1h"}, "add worker needs a NAME"},
 		{[]string{"add", "worker", "nightly", "--interval", "1h", "--timeout", "30s"}, "workers[0].timeout: worker nightly timeout 30s + lease release 1s = 31s is longer than worker drain 20s"},
 		{[]string{"add", "worker", "nightly", "--interval", "0s"}, "--interval"},

@@ -238,6 +238,12 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 	switch k.Name {
 	case generator.Kafka:
 		return a.AddConsumer(generator.ConsumerAnswers{Name: name, Topic: f.topic, Group: f.group, HandlerTimeout: generator.Duration(f.handlerTimeout)})
+	case generator.Cleaner, generator.Worker:
+		if f.scope == generator.ScopeReplica && fs.Changed("lease-ttl") {
+			return a, usageError{errors.New("--lease-ttl is the TTL of a fleet-scoped part's lease; --scope replica takes none: leave one out")}
+		}
+	}
+	switch k.Name {
 	case generator.Cleaner:
 		if f.table == "" {
 			return a, usageError{errors.New("add cleaner needs --table, e.g. " + addExample[k.Name])}
