@@ -34,6 +34,7 @@ import (
 	"example.com/shop/internal/parts"
 	"example.com/shop/internal/postgres"
 	"example.com/shop/internal/tasks"
+	"example.com/shop/internal/worker"
 )
 
 // Exit codes.
@@ -122,7 +123,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	}
 
 	// What your own code running beside gsgen's parts gets: your parts
-	// (internal/parts).
+	// (internal/parts) and your workers' functions.
 	deps := parts.Deps{Logger: logger, Pool: pool}
 
 	// wg counts the background Run loops; step 3 waits for it. Each loop is
@@ -191,6 +192,18 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Fleet:     &lease.Fleet{Pool: pool, TTL: cfg.OldEventsCleaner.LeaseTTL, ReleaseTimeout: cfg.CloseTimeout, Metrics: leaseMetrics},
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
+
+	// Periodic workers, each calling a function of yours (internal/worker)
+	// at each tick of its schedule, in one replica of the fleet unless its
+	// scope is replica. A run in hand at shutdown finishes on a context
+	// shutdown does not cancel, bounded by the worker's timeout.
+	workerMetrics := worker.NewMetrics(m.Registry) // one set, labelled by worker
+	wg.Add(1)
+	go worker.NewWeeklyDigest(worker.Config{
+		Schedule: worker.Cron(cfg.WeeklyDigestWorker.Cron, cfg.WeeklyDigestWorker.Timezone),
+		Timeout:  cfg.WeeklyDigestWorker.Timeout,
+		Metrics:  workerMetrics,
+	}, deps).Run(ctx, &wg)
 
 	// asynq. The client enqueues tasks from the HTTP handlers (httpapi.Deps);
 	// it is closed in step 4, once HTTP has drained.
@@ -308,7 +321,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			drain.Go(func() {
 				sd.part("drained", "workers", func() error {
 					// Every Run loop, your parts' too, returns once it has finished
-					// what it has in hand (a delete, a message, ...);
+					// what it has in hand (a delete, a message, a run, ...);
 					// ctx was cancelled in step 2.
 					finished := make(chan struct{})
 					go func() { wg.Wait(); close(finished) }()
