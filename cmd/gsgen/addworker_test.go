@@ -153,3 +153,22 @@ func TestAddAsksForACleaner(t *testing.T) {
 		t.Errorf("gsgen.yaml:\n%s", yaml)
 	}
 }
+
+// gsgen plan lists each periodic part: its schedule, its scope, its lease's
+// TTL and its run's timeout.
+func TestPlanShowsSchedulesAndScopes(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop")
+	mustGsgen(t, "add", "worker", "nightly-report", "--interval", "24h", "--timeout", "15s", "--dir", dir)
+	mustGsgen(t, "add", "worker", "weekly-digest", "--cron", "0 9 * * 1", "--timezone", "Europe/Paris", "--scope", "replica", "--dir", dir)
+	out := mustGsgen(t, "plan", dir)
+	for _, want := range []string{
+		"PART                   SCHEDULE                       SCOPE    LEASE TTL  TIMEOUT",
+		"worker nightly-report  every 24h                      fleet    15s        15s",
+		"worker weekly-digest   cron 0 9 * * 1 (Europe/Paris)  replica  -          10s",
+		"leases (1 fleet-scoped) 1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan lacks %q:\n%s", want, out)
+		}
+	}
+}
