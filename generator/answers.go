@@ -82,14 +82,20 @@ type CleanerAnswers struct {
 	Retention Duration `yaml:"retention,omitempty"`
 	Interval  Duration `yaml:"interval,omitempty"`
 	BatchSize int      `yaml:"batch_size,omitempty"`
+	Scope     string   `yaml:"scope,omitempty"`     // fleet (each run in one replica, the default) or replica
+	LeaseTTL  Duration `yaml:"lease_ttl,omitempty"` // fleet: how long a killed holder's lease outlives it
 }
 
 // WorkerAnswers configures one periodic worker: a Run loop of gsgen's
 // calling a function of the user's every interval.
 type WorkerAnswers struct {
 	Name     string   `yaml:"name"`
-	Interval Duration `yaml:"interval,omitempty"` // pause between two runs
-	Timeout  Duration `yaml:"timeout,omitempty"`  // how long one run may take; fits in worker_drain
+	Interval Duration `yaml:"interval,omitempty"`  // time between two runs; or cron:
+	Cron     string   `yaml:"cron,omitempty"`      // a cron schedule instead: "30 2 * * *", @daily
+	Timezone string   `yaml:"timezone,omitempty"`  // of cron; default UTC
+	Timeout  Duration `yaml:"timeout,omitempty"`   // how long one run may take; fits in worker_drain
+	Scope    string   `yaml:"scope,omitempty"`     // fleet (each tick in one replica, the default) or replica
+	LeaseTTL Duration `yaml:"lease_ttl,omitempty"` // fleet: how long a killed holder's lease outlives it
 }
 
 // TaskAnswers configures one asynq task type of the user's.

@@ -88,6 +88,7 @@ type CleanerJob struct {
 	// RetentionNote says how long the table's rows must be kept, for a
 	// comment beside the retention; empty when any retention will do.
 	RetentionNote string
+	Lease         *Lease // fleet scope: one replica deletes; nil for replica scope
 }
 
 // ItemFileName names the cleaner's per-instance files.
@@ -300,10 +301,14 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 			m.warnings = append(m.warnings, fmt.Sprintf("%s.column: no index of %s begins with %s, so each run of cleaner %s reads the whole table; add one in a migration: CREATE INDEX ON %s (%s);",
 				field, c.Table, c.Column, c.Name, c.Table, c.Column))
 		}
+		lease, err := scopeOf(field, c.Scope, c.LeaseTTL, "cleaner:"+c.Name)
+		if err != nil {
+			return err
+		}
 		m.Cleaners = append(m.Cleaners, CleanerJob{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
 			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: strings.Join(keys, ", "), RetentionNote: retentionNote(c.Table),
 			Retention: time.Duration(c.Retention), Interval: time.Duration(c.Interval), BatchSize: c.BatchSize,
-			QueryName: "DeleteExpired" + goName(c.Name), TestInsert: testInsert(c.Table, c.Column)})
+			QueryName: "DeleteExpired" + goName(c.Name), TestInsert: testInsert(c.Table, c.Column), Lease: lease})
 	}
 	return nil
 }
@@ -586,6 +591,7 @@ func (a *Answers) componentDefaults() {
 		setDefault(&c.Retention, Duration(defaultRetention))
 		setDefault(&c.Interval, Duration(defaultCleanInterval))
 		setDefault(&c.BatchSize, DefaultCleanerBatch)
+		setLeaseDefaults(&c.Scope, &c.LeaseTTL)
 	}
 }
 

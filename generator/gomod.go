@@ -3,8 +3,9 @@ package generator
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
+	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
@@ -12,21 +13,25 @@ import (
 	"github.com/gsgen-dev/gsgen/templates"
 )
 
-// DependencySet names the third-party modules a service imports. The
-// service's go.mod and go.sum depend only on it, so gsgen ships one
-// tidied pair per set (templates/gomod/<key>.mod.txt and .sum.txt, refreshed
-// by `go test ./generator -run TestDependencySets -update`) and generation
-// needs no network.
+// DependencySet names the third-party modules a service imports. Its
+// go.mod and go.sum are selected from one pinned module graph
+// (templates/gomod/graph.txt, refreshed by `go test ./generator -run
+// TestDependencySets -update`): every line of the graph says which modules
+// bring it, so generation needs no network, every service of one gsgen
+// version requires the same version of each module, and a new optional
+// module adds lines to one file instead of doubling a set of stored files.
 type DependencySet struct {
 	Pgx, KafkaGo, Asynq bool
 	// Otel is OpenTelemetry's SDK and OTLP exporter (tracing: true);
 	// OtelHTTP its net/http instrumentation, for a traced service with HTTP.
 	Otel, OtelHTTP bool
+	// Cron parses the schedules of periodic workers (robfig/cron).
+	Cron bool
 }
 
 // Module is a third-party module a component imports, at the version
-// generated services require. The stored go.mod files are tidied from these
-// pins, so changing one here and running the -update above moves every service.
+// generated services require. The graph is tidied from these pins, so
+// changing one here and running the -update above moves every service.
 type Module struct {
 	Key     string // its part of DependencySet.Key; empty for a module that comes with another
 	Path    string
@@ -55,6 +60,9 @@ var (
 	otelTraceModule     = Module{"", "go.opentelemetry.io/otel/trace", "v1.47.0", false}
 	otlpTraceHTTPModule = Module{"", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "v1.47.0", false}
 	otelHTTPModule      = Module{"otelhttp", "go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp", "v0.72.0", false}
+	// The cron parser of the workers' --cron schedules; asynq's scheduler
+	// uses the same one.
+	cronModule = Module{"cron", "github.com/robfig/cron/v3", "v3.0.1", false}
 )
 
 // Modules lists the modules of the set.
@@ -75,6 +83,9 @@ func (s DependencySet) Modules() []Module {
 	if s.OtelHTTP {
 		out = append(out, otelHTTPModule)
 	}
+	if s.Cron {
+		out = append(out, cronModule)
+	}
 	return out
 }
 
@@ -90,56 +101,229 @@ func (s DependencySet) RuntimeModules() []Module {
 	return out
 }
 
-// Key names the set in templates/gomod: "base" (what every service has),
-// "pgx-kafka", "asynq", ...
-func (s DependencySet) Key() string {
-	var parts []string
+// keys lists the keys of the set's modules: pgx, kafka, ...
+func (s DependencySet) keys() []string {
+	var out []string
 	for _, m := range s.Modules() {
 		if m.Key != "" {
-			parts = append(parts, m.Key)
+			out = append(out, m.Key)
 		}
 	}
-	if len(parts) == 0 {
-		return "base"
+	return out
+}
+
+// Key names the set: "base" (what every service has), "pgx-kafka",
+// "asynq", ...
+func (s DependencySet) Key() string {
+	if k := s.keys(); len(k) > 0 {
+		return strings.Join(k, "-")
 	}
-	return strings.Join(parts, "-")
+	return "base"
+}
+
+// allDependencySets lists every set the flags can make, accepted or not.
+func allDependencySets() []DependencySet {
+	var out []DependencySet
+	for i := range 1 << 6 {
+		bit := func(n int) bool { return i&(1<<n) != 0 }
+		out = append(out, DependencySet{Pgx: bit(0), KafkaGo: bit(1), Asynq: bit(2), Otel: bit(3), OtelHTTP: bit(4), Cron: bit(5)})
+	}
+	return out
 }
 
 // Dependencies is the set the model's components import.
 func (m *Model) Dependencies() DependencySet {
-	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis, Otel: m.Tracing, OtelHTTP: m.Tracing && m.HTTP}
+	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis, Otel: m.Tracing, OtelHTTP: m.Tracing && m.HTTP,
+		Cron: m.CronWorkers()}
 }
 
-// modulePlaceholder is the module path the stored go.mod files were tidied with.
-const modulePlaceholder = "example.com/gsgen-dependency-set"
+// ModuleGraph is templates/gomod/graph.txt: the go directive, then every
+// requirement and checksum any service can have, each with the sets that
+// bring it.
+type ModuleGraph struct {
+	Go       string
+	Requires []GraphLine // in go.mod's order; Direct ones first
+	Sums     []GraphLine // in go.sum's order
+}
 
-func storedGoMod(key string) ([]byte, error) {
-	b, err := templates.FS.ReadFile("gomod/" + key + ".mod.txt")
-	if err != nil {
-		return nil, fmt.Errorf("no go.mod stored for dependency set %q (run go test ./generator -run TestDependencySets -update): %w", key, err)
+// GraphLine is one requirement ("path version", Direct or not) or one
+// go.sum line, and when a service has it: When lists alternatives, each a
+// list of keys the set must all have ("pgx") or lack ("!kafka"); an empty
+// alternative is every set. A set lacking a module can need a line the set
+// with it does not: tidy writes a requirement that keeps a version which,
+// with the module, another requirement implies.
+type GraphLine struct {
+	Text   string
+	Direct bool
+	When   [][]string
+}
+
+// in reports whether a set with keys has the line.
+func (l GraphLine) in(keys []string) bool {
+	return slices.ContainsFunc(l.When, func(all []string) bool { return holds(all, keys) })
+}
+
+// holds reports whether every literal of term holds for a set with keys.
+func holds(term, keys []string) bool {
+	return !slices.ContainsFunc(term, func(lit string) bool {
+		k, negated := strings.CutPrefix(lit, "!")
+		return slices.Contains(keys, k) == negated
+	})
+}
+
+// graphPath is where the graph is stored, under templates.
+const graphPath = "gomod/graph.txt"
+
+// ParseModuleGraph reads graph.txt: lines "go V", "require PATH VERSION
+// WHEN", "indirect PATH VERSION WHEN", "sum PATH VERSION HASH WHEN", where
+// WHEN is "*" or alternatives joined by '|', each keys (or !keys) joined by '+'.
+func ParseModuleGraph(b []byte) (*ModuleGraph, error) {
+	g := &ModuleGraph{}
+	for n, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		bad := fmt.Errorf("%s:%d: cannot read %q", graphPath, n+1, line)
+		if f[0] == "go" && len(f) == 2 {
+			g.Go = f[1]
+			continue
+		}
+		want := map[string]int{"require": 4, "indirect": 4, "sum": 5}[f[0]]
+		if want == 0 || len(f) != want {
+			return nil, bad
+		}
+		l := GraphLine{Text: strings.Join(f[1:len(f)-1], " "), Direct: f[0] == "require", When: parseWhen(f[len(f)-1])}
+		if f[0] == "sum" {
+			g.Sums = append(g.Sums, l)
+		} else {
+			g.Requires = append(g.Requires, l)
+		}
 	}
-	return b, nil
+	if g.Go == "" {
+		return nil, fmt.Errorf("%s has no go line", graphPath)
+	}
+	return g, nil
 }
 
-func buildGoMod(m *Model) ([]byte, error) {
-	b, err := storedGoMod(m.Dependencies().Key())
+func parseWhen(s string) [][]string {
+	var out [][]string
+	for alt := range strings.SplitSeq(s, "|") {
+		if alt == "*" {
+			out = append(out, nil)
+		} else {
+			out = append(out, strings.Split(alt, "+"))
+		}
+	}
+	return out
+}
+
+// Format writes the graph back as graph.txt.
+func (g *ModuleGraph) Format() []byte {
+	var b bytes.Buffer
+	b.WriteString("# The module graph every generated service's go.mod and go.sum are selected from:\n" +
+		"# a line is in a service when one of its alternatives (keys joined by '+', '|' between\n" +
+		"# alternatives, '*' always) names only modules the service has (!key: lacks). Written by\n" +
+		"# go test ./generator -run TestDependencySets -update; do not edit.\n")
+	b.WriteString("go " + g.Go + "\n")
+	when := func(w [][]string) string {
+		var alts []string
+		for _, all := range w {
+			if len(all) == 0 {
+				return "*"
+			}
+			alts = append(alts, strings.Join(all, "+"))
+		}
+		return strings.Join(alts, "|")
+	}
+	for _, l := range g.Requires {
+		kind := "indirect"
+		if l.Direct {
+			kind = "require"
+		}
+		b.WriteString(kind + " " + l.Text + " " + when(l.When) + "\n")
+	}
+	for _, l := range g.Sums {
+		b.WriteString("sum " + l.Text + " " + when(l.When) + "\n")
+	}
+	return b.Bytes()
+}
+
+// moduleGraph is the stored graph, read once.
+var moduleGraph = sync.OnceValues(func() (*ModuleGraph, error) {
+	b, err := templates.FS.ReadFile(graphPath)
 	if err != nil {
 		return nil, err
 	}
-	first := []byte("module " + modulePlaceholder + "\n")
-	if !bytes.HasPrefix(b, first) {
-		return nil, fmt.Errorf("stored go.mod for %q does not start with %q", m.Dependencies().Key(), first)
+	return ParseModuleGraph(b)
+})
+
+// GoMod is the go.mod of a service of module path with set s, exactly as
+// go mod tidy writes it: a require block of what the service imports, one
+// of what those import (// indirect), a block of one written on one line.
+func (g *ModuleGraph) GoMod(module string, s DependencySet) []byte {
+	keys := s.keys()
+	var direct, indirect []string
+	for _, l := range g.Requires {
+		if !l.in(keys) {
+			continue
+		}
+		if l.Direct {
+			direct = append(direct, l.Text)
+		} else {
+			indirect = append(indirect, l.Text+" // indirect")
+		}
 	}
-	return append([]byte("module "+m.Module+"\n"), b[len(first):]...), nil
+	// A module the service imports and one of its modules imports too is
+	// required directly, once.
+	indirect = slices.DeleteFunc(indirect, func(r string) bool {
+		path, _, _ := strings.Cut(r, " ")
+		return slices.ContainsFunc(direct, func(d string) bool { return strings.HasPrefix(d, path+" ") })
+	})
+	var b bytes.Buffer
+	b.WriteString("module " + module + "\n\ngo " + g.Go + "\n")
+	for _, block := range [][]string{direct, indirect} {
+		switch len(block) {
+		case 0:
+		case 1:
+			b.WriteString("\nrequire " + block[0] + "\n")
+		default:
+			b.WriteString("\nrequire (\n")
+			for _, r := range block {
+				b.WriteString("\t" + r + "\n")
+			}
+			b.WriteString(")\n")
+		}
+	}
+	return b.Bytes()
+}
+
+// GoSum is the go.sum of a service with set s.
+func (g *ModuleGraph) GoSum(s DependencySet) []byte {
+	keys := s.keys()
+	var b bytes.Buffer
+	for _, l := range g.Sums {
+		if l.in(keys) {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.Bytes()
+}
+
+func buildGoMod(m *Model) ([]byte, error) {
+	g, err := moduleGraph()
+	if err != nil {
+		return nil, err
+	}
+	return g.GoMod(m.Module, m.Dependencies()), nil
 }
 
 func buildGoSum(m *Model) ([]byte, error) {
-	key := m.Dependencies().Key()
-	b, err := templates.FS.ReadFile("gomod/" + key + ".sum.txt")
+	g, err := moduleGraph()
 	if err != nil {
-		return nil, fmt.Errorf("no go.sum stored for dependency set %q: %w", key, err)
+		return nil, err
 	}
-	return b, nil
+	return g.GoSum(m.Dependencies()), nil
 }
 
 // answersHeader opens gsgen.yaml. It is not a DO NOT EDIT marker: this file
@@ -154,36 +338,20 @@ func buildAnswersFile(m *Model) ([]byte, error) {
 	return append([]byte(answersHeader), b...), nil
 }
 
-// storedSets lists the go.mod and go.sum of every stored dependency set.
-func storedSets(ext string) ([][]byte, error) {
-	names, err := fs.Glob(templates.FS, "gomod/*."+ext+".txt")
-	if err != nil {
-		return nil, err
-	}
-	var out [][]byte
-	for _, n := range names {
-		b, err := templates.FS.ReadFile(n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
-}
-
-// untouched reports whether onDisk is exactly one of the stored files (with
-// the service's module line for go.mod): gsgen wrote it and the user has not
-// added anything, so the rendered file can replace it whole.
+// untouched reports whether onDisk is exactly the go.mod (ext "mod", of
+// module) or go.sum ("sum") of some dependency set: gsgen wrote it and the
+// user has not added anything, so the rendered file can replace it whole.
 func untouched(ext string, onDisk []byte, module string) (bool, error) {
-	sets, err := storedSets(ext)
+	g, err := moduleGraph()
 	if err != nil {
 		return false, err
 	}
-	for _, s := range sets {
-		if module != "" {
-			s = bytes.Replace(s, []byte("module "+modulePlaceholder+"\n"), []byte("module "+module+"\n"), 1)
+	for _, s := range allDependencySets() {
+		written := g.GoSum(s)
+		if ext == "mod" {
+			written = g.GoMod(module, s)
 		}
-		if bytes.Equal(s, onDisk) {
+		if bytes.Equal(written, onDisk) {
 			return true, nil
 		}
 	}

@@ -314,8 +314,25 @@ func cleanerEnv(m *Model) []EnvVar {
 			durationVar(c.EnvPrefix+"INTERVAL", c.Interval, from+"interval"),
 			EnvVar{c.EnvPrefix + "BATCH_SIZE", strconv.Itoa(c.BatchSize), from + "batch_size"},
 		)
+		env = append(env, leaseEnv(c.EnvPrefix, c.Lease, from)...)
 	}
 	return env
+}
+
+// leaseEnv is the variable of a fleet part's lease: its TTL.
+func leaseEnv(prefix string, l *Lease, from string) []EnvVar {
+	if l == nil {
+		return nil
+	}
+	return []EnvVar{durationVar(prefix+"LEASE_TTL", l.TTL, from+"lease_ttl")}
+}
+
+// leaseSetting bounds a part's lease TTL where the answers give one.
+func leaseSetting(field string, ttl Duration) []setting {
+	if ttl == 0 {
+		return nil
+	}
+	return []setting{duration(field, ttl, maxLeaseTTL)}
 }
 
 func cleanerSettings(a Answers) []setting {
@@ -325,6 +342,7 @@ func cleanerSettings(a Answers) []setting {
 			duration(fmt.Sprintf("cleaners[%d].retention", i), c.Retention, maxRetention),
 			duration(fmt.Sprintf("cleaners[%d].interval", i), c.Interval, maxRetention),
 			count(fmt.Sprintf("cleaners[%d].batch_size", i), c.BatchSize, limits.CleanerBatchSize))
+		s = append(s, leaseSetting(fmt.Sprintf("cleaners[%d].lease_ttl", i), c.LeaseTTL)...)
 	}
 	return s
 }
@@ -332,9 +350,17 @@ func cleanerSettings(a Answers) []setting {
 func workerBounds(m *Model) []Bound {
 	var out []Bound
 	for i, w := range m.Workers {
-		out = append(out, Bound{Name: "worker " + w.Name + " timeout", Field: fmt.Sprintf("workers[%d].timeout", i), D: w.Timeout,
-			LimitName: "worker drain", LimitKey: "worker_drain", Limit: m.Timeouts.WorkerDrain,
-			Why: "the run in hand at SIGTERM could not finish before the pool closes"})
+		b := Bound{Name: "worker " + w.Name + " timeout", Field: fmt.Sprintf("workers[%d].timeout", i), D: w.Timeout}
+		b.Why = "the run in hand at SIGTERM could not finish before the pool closes"
+		if w.Lease != nil {
+			// A fleet worker hands its lease over once its run is done, so
+			// that the next replica runs the next tick instead of waiting
+			// out the TTL; the release is bounded by CLOSE_TIMEOUT.
+			b = sum([]Term{{b.Name, b.Field, b.D}, {"lease release", "timeouts.close_budget", m.Timeouts.CloseBudget}})
+			b.Why = "the run in hand at SIGTERM could not finish and hand the lease over before the pool closes"
+		}
+		b.LimitName, b.LimitKey, b.Limit = "worker drain", "worker_drain", m.Timeouts.WorkerDrain
+		out = append(out, b)
 	}
 	return out
 }
@@ -343,9 +369,13 @@ func workerEnv(m *Model) []EnvVar {
 	var env []EnvVar
 	for i, w := range m.Workers {
 		from := fmt.Sprintf("workers[%d].", i)
-		env = append(env,
-			durationVar(w.EnvPrefix+"INTERVAL", w.Interval, from+"interval"),
-			durationVar(w.EnvPrefix+"TIMEOUT", w.Timeout, from+"timeout"))
+		if w.Cron == "" {
+			env = append(env, durationVar(w.EnvPrefix+"INTERVAL", w.Interval, from+"interval"))
+		} else {
+			env = append(env, EnvVar{w.EnvPrefix + "CRON", w.Cron, from + "cron"}, EnvVar{w.EnvPrefix + "TIMEZONE", w.Timezone, from + "timezone"})
+		}
+		env = append(env, durationVar(w.EnvPrefix+"TIMEOUT", w.Timeout, from+"timeout"))
+		env = append(env, leaseEnv(w.EnvPrefix, w.Lease, from)...)
 	}
 	return env
 }
@@ -356,6 +386,7 @@ func workerSettings(a Answers) []setting {
 		s = append(s,
 			duration(fmt.Sprintf("workers[%d].interval", i), w.Interval, maxRetention),
 			duration(fmt.Sprintf("workers[%d].timeout", i), w.Timeout, maxTimeout))
+		s = append(s, leaseSetting(fmt.Sprintf("workers[%d].lease_ttl", i), w.LeaseTTL)...)
 	}
 	return s
 }

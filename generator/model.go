@@ -163,6 +163,7 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 	if err := m.deriveWorkers(a); err != nil {
 		return nil, err
 	}
+	m.leaseNeedsPostgres()
 	m.HasWorkers = m.Outbox || m.Kafka || m.Cleaner || len(m.Workers) > 0
 	if m.Cleaner && len(m.Cleaners) == 0 {
 		return nil, &InputError{Field: "cleaners", Msg: "the cleaner component has no table to clean: gsgen's own tables come with outbox (outbox_event) and kafka (processed_event)",

@@ -76,6 +76,16 @@ func (m *Model) dashboardPanels() []panel {
 				{`sum by (worker) (rate(NS_worker_run_failures_total[5m]))`, "{{worker}} failed"}}},
 			panel{"Worker run time, 99th percentile, by worker", "s", [][2]string{
 				{`histogram_quantile(0.99, sum by (le, worker) (rate(NS_worker_run_duration_seconds_bucket[5m])))`, "{{worker}}"}}},
+			// The fleet's last success is the latest of its replicas'.
+			panel{"Time since a worker last succeeded, by worker", "s", [][2]string{
+				{`time() - max by (worker) (NS_worker_last_success_timestamp_seconds)`, "{{worker}}"},
+				{`2 * max by (worker) (NS_worker_period_seconds)`, "{{worker}} alert (two periods)"}}},
+		)
+	}
+	if len(m.Leases()) > 0 {
+		ps = append(ps,
+			panel{"Lease holders, by lease (one each)", "short", [][2]string{
+				{`sum by (lease) (NS_lease_held)`, "{{lease}}"}}},
 		)
 	}
 	if m.Asynq {
@@ -236,7 +246,15 @@ func (m *Model) alerts() []alert {
 		// Three in an hour, as for the cleaners: one failed run is retried
 		// at the next interval anyway.
 		as = append(as, alert{"WorkerFailing", `sum by (worker) (increase(NS_worker_run_failures_total[1h])) > 3`, "0m", "warning",
-			"A worker of NAME keeps failing: its runs end in an error, a panic or their timeout (its log says which)."})
+			"A worker of NAME keeps failing: its runs end in an error, a panic or their timeout (its log says which)."},
+			// Two periods: one late run is a slow one, two missed ones are a
+			// worker that no replica runs (the lease stuck, every run failing).
+			alert{"WorkerNotSucceeding", `time() - max by (worker) (NS_worker_last_success_timestamp_seconds) > 2 * max by (worker) (NS_worker_period_seconds)`, "0m", "warning",
+				"A worker of NAME has not succeeded in any replica for two of its periods: its runs fail, or no replica holds its lease (the lease holders panel says which)."})
+	}
+	if len(m.Leases()) > 0 {
+		as = append(as, alert{"LeaseNotHeld", `sum by (lease) (NS_lease_held) != 1`, "5m", "warning",
+			"A lease of NAME has had no holder (or more than one) for 5 minutes: its periodic part runs nowhere; PostgreSQL may be unreachable from the pods."})
 	}
 	if m.Asynq {
 		as = append(as, alert{"AsynqQueueBacklog", `max by (queue) (NS_asynq_queue_latency_seconds) > 300`, "5m", "warning",

@@ -101,6 +101,8 @@ func (m *Model) templateDirs() []templateDir {
 		{"base", true},
 		{"ci", m.CI != nil},
 		{"postgres", m.UsesPostgres},
+		// The lease table and package of the parts that run once per fleet.
+		{"lease", len(m.Leases()) > 0},
 		{"kafka-client", m.UsesKafka},
 		{"asynq-dedicated", m.AsynqWorker},
 		{"tracing", m.Tracing},

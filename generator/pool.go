@@ -66,6 +66,14 @@ func (m *Model) poolSize() PoolSize {
 		add("worker "+w.Name, 1)
 		p.Loops++
 	}
+	if n := len(m.Leases()); n > 0 {
+		// The fleet parts renew their leases while they run, on a
+		// connection of their own: a renewal that waited behind the loops
+		// would lose the lease and cut the run. Renewals are one short
+		// UPDATE each, so one connection serves them all.
+		add(fmt.Sprintf("leases (%d fleet-scoped)", n), 1)
+		p.Loops++
+	}
 	if m.AsynqInProcess {
 		add("asynq handlers (concurrency)", m.TaskServer.Concurrency)
 	}

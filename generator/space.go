@@ -78,7 +78,12 @@ func AcceptedSpace() ([]AcceptedService, error) {
 	// what they change (a worker with and without the pool, a task type with
 	// the server in process and in its own binary), instead of doubling the
 	// space.
-	worker := []WorkerAnswers{{Name: "report", Interval: Duration(time.Minute)}}
+	// A fleet worker on an interval and one on a cron schedule (PostgreSQL
+	// for their leases, the cron parser); alone, replica-scoped ones need
+	// neither PostgreSQL nor, on an interval, the parser.
+	worker := []WorkerAnswers{{Name: "report", Interval: Duration(time.Minute)}, {Name: "digest", Cron: "0 9 * * 1", Timezone: "Europe/Paris"}}
+	replicaWorker := []WorkerAnswers{{Name: "cache", Interval: Duration(time.Minute), Scope: ScopeReplica}}
+	replicaCron := []WorkerAnswers{{Name: "cache", Cron: "@hourly", Scope: ScopeReplica}}
 	task := []TaskAnswers{{Type: "report:build", Queue: "reports"}}
 	for _, x := range []struct {
 		name, comps, mode string
@@ -86,6 +91,9 @@ func AcceptedSpace() ([]AcceptedService, error) {
 		tasks             []TaskAnswers
 	}{
 		{"s-h-w", "http", "", worker, nil},
+		{"s-h-wr", "http", "", replicaWorker, nil},
+		{"s-h-wrc", "http", "", replicaCron, nil},
+		{"s-a-d-wrc", "asynq", "dedicated", replicaCron, nil},
 		{"s-o-w", "outbox", "", worker, nil},
 		{"s-ha-i-wt", "http,asynq", "inprocess", worker, task},
 		{"s-a-d-t", "asynq", "dedicated", nil, task},

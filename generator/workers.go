@@ -12,12 +12,35 @@ import (
 // WorkerJob is one periodic worker: gsgen's Run loop calls the user's
 // function every Interval, each call bounded by Timeout.
 type WorkerJob struct {
-	Name      string // "nightly-report"
-	GoName    string // "NightlyReport"
-	FileName  string // "nightly_report"
-	EnvPrefix string // "WORKER_NIGHTLY_REPORT_"
-	Interval  time.Duration
-	Timeout   time.Duration
+	Name      string        // "nightly-report"
+	GoName    string        // "NightlyReport"
+	FileName  string        // "nightly_report"
+	EnvPrefix string        // "WORKER_NIGHTLY_REPORT_"
+	Interval  time.Duration // zero for a cron worker
+	Cron      string        // its cron schedule, or empty
+	Timezone  string        // of Cron: "UTC" unless given
+	// Period is the longest time between two ticks: Interval, or the cron
+	// schedule's longest gap; the alert fires after two of them without a success.
+	Period  time.Duration
+	Timeout time.Duration
+	Lease   *Lease // fleet scope; nil for replica scope
+}
+
+// Schedule says when the worker runs, for gsgen plan and the README:
+// "every 24h", "cron 30 2 * * * (Europe/Paris)".
+func (w WorkerJob) Schedule() string {
+	if w.Cron == "" {
+		return "every " + Seconds(w.Interval)
+	}
+	return "cron " + w.Cron + " (" + w.Timezone + ")"
+}
+
+// Scope is ScopeFleet or ScopeReplica.
+func (w WorkerJob) Scope() string {
+	if w.Lease != nil {
+		return ScopeFleet
+	}
+	return ScopeReplica
 }
 
 // ItemFileName names the worker's per-instance files.
@@ -94,8 +117,13 @@ const ExampleTaskType = "email:welcome"
 func (a *Answers) workerDefaults() {
 	for i := range a.Workers {
 		w := &a.Workers[i]
-		setDefault(&w.Interval, Duration(defaultWorkerInterval))
+		if w.Cron == "" {
+			setDefault(&w.Interval, Duration(defaultWorkerInterval))
+		} else {
+			setDefault(&w.Timezone, "UTC")
+		}
 		setDefault(&w.Timeout, Duration(min(defaultWorkerTimeout, time.Duration(a.Timeouts.WorkerDrain))))
+		setLeaseDefaults(&w.Scope, &w.LeaseTTL)
 	}
 	for i := range a.Tasks {
 		t := &a.Tasks[i]
@@ -115,12 +143,17 @@ func (m *Model) deriveWorkers(a Answers) error {
 		if err := validateInstanceName(field+".name", w.Name, seen); err != nil {
 			return err
 		}
-		if time.Duration(w.Interval) < minWorkerInterval {
-			return &InputError{Field: field + ".interval", Msg: fmt.Sprintf("%v is shorter than %v: each tick starts a run, with its own timeout, log line and metrics, so a shorter interval is a busy loop", time.Duration(w.Interval), minWorkerInterval),
-				Fix: fmt.Sprintf("use %v or more; for work that must follow events, use a Kafka consumer or an asynq task instead", minWorkerInterval)}
+		job := WorkerJob{Name: w.Name, GoName: goName(w.Name), FileName: snake(w.Name),
+			EnvPrefix: envPrefix("WORKER", w.Name), Interval: time.Duration(w.Interval), Period: time.Duration(w.Interval), Timeout: time.Duration(w.Timeout)}
+		if err := job.schedule(field, w); err != nil {
+			return err
 		}
-		m.Workers = append(m.Workers, WorkerJob{Name: w.Name, GoName: goName(w.Name), FileName: snake(w.Name),
-			EnvPrefix: envPrefix("WORKER", w.Name), Interval: time.Duration(w.Interval), Timeout: time.Duration(w.Timeout)})
+		lease, err := scopeOf(field, w.Scope, w.LeaseTTL, "worker:"+w.Name)
+		if err != nil {
+			return err
+		}
+		job.Lease = lease
+		m.Workers = append(m.Workers, job)
 	}
 	if len(a.Tasks) > 0 && !m.Asynq {
 		return &InputError{Field: "tasks", Msg: "task types are listed but the asynq component is not chosen", Fix: "add asynq to components (gsgen add task adds it), or remove the tasks list"}
@@ -173,6 +206,31 @@ func (m *Model) deriveWorkers(a Answers) error {
 		}
 		m.Queues = append(m.Queues, Queue{q, p})
 	}
+	return nil
+}
+
+// schedule checks the worker's interval or cron schedule and derives its period.
+func (w *WorkerJob) schedule(field string, a WorkerAnswers) error {
+	switch {
+	case a.Cron != "" && a.Interval != 0:
+		return &InputError{Field: field, Msg: "has both an interval and a cron schedule", Fix: "keep one: --interval D runs every D, --cron EXPR at the times it names"}
+	case a.Cron == "" && a.Timezone != "":
+		return &InputError{Field: field + ".timezone", Msg: "is given without a cron schedule: an interval has no time of day", Fix: "give --cron with it, or leave --timezone out"}
+	case a.Cron == "" && time.Duration(a.Interval) < minWorkerInterval:
+		return &InputError{Field: field + ".interval", Msg: fmt.Sprintf("%v is shorter than %v: each tick starts a run, with its own timeout, log line and metrics, so a shorter interval is a busy loop", time.Duration(a.Interval), minWorkerInterval),
+			Fix: fmt.Sprintf("use %v or more; for work that must follow events, use a Kafka consumer or an asynq task instead", minWorkerInterval)}
+	case a.Cron == "":
+		return nil
+	}
+	s, err := parseCron(field, a.Cron)
+	if err != nil {
+		return err
+	}
+	loc, err := loadTimezone(field, a.Timezone)
+	if err != nil {
+		return err
+	}
+	w.Cron, w.Timezone, w.Period = a.Cron, a.Timezone, cronPeriod(s, loc)
 	return nil
 }
 

@@ -85,7 +85,7 @@ func TestWorkerAndTaskTimeoutsAreOnTheLadder(t *testing.T) {
 	a := withWorkerAndTask(t)
 	a.Workers[0].Timeout = Duration(21 * time.Second)
 	_, err := NewModel(a)
-	if err == nil || !strings.Contains(err.Error(), "workers[0].timeout: worker nightly-report timeout 21s is longer than worker drain 20s") {
+	if err == nil || !strings.Contains(err.Error(), "workers[0].timeout: worker nightly-report timeout 21s + lease release 1s = 22s is longer than worker drain 20s") {
 		t.Fatalf("err = %v", err)
 	}
 
@@ -204,5 +204,59 @@ func TestTaskMaxRetryZero(t *testing.T) {
 				t.Errorf("gsgen.yaml does not keep max_retry 0: %v\n%s", err, f.Content)
 			}
 		}
+	}
+}
+
+// A cron schedule is parsed as the service parses it; its period (what the
+// alert counts two of) is its longest gap; the scope defaults to fleet.
+func TestWorkerSchedulesAndScopes(t *testing.T) {
+	for _, c := range []struct {
+		cron, tz string
+		period   time.Duration
+	}{
+		{"@daily", "UTC", 24 * time.Hour},
+		{"*/15 * * * *", "UTC", 15 * time.Minute},
+		{"0 9 * * 1", "Europe/Paris", 7*24*time.Hour + time.Hour}, // the week the clocks go back
+		{"@every 90s", "UTC", 90 * time.Second},
+		{"0 9 * * 1-5", "America/New_York", 3*24*time.Hour + time.Hour}, // Friday to Monday, clocks going back
+	} {
+		a := withWorkerAndTask(t)
+		a.Workers[0] = WorkerAnswers{Name: "digest", Cron: c.cron, Timezone: c.tz}
+		m, err := NewModel(a.WithDefaults())
+		if err != nil {
+			t.Fatalf("%s: %v", c.cron, err)
+		}
+		w := m.Workers[0]
+		if w.Period != c.period || w.Scope() != ScopeFleet || w.Lease == nil || w.Lease.TTL != DefaultLeaseTTL {
+			t.Errorf("%s: period %v scope %s lease %+v, want %v, fleet, TTL %v", c.cron, w.Period, w.Scope(), w.Lease, c.period, DefaultLeaseTTL)
+		}
+		if !m.Dependencies().Cron {
+			t.Errorf("%s: the service does not get the cron parser", c.cron)
+		}
+	}
+	a := withWorkerAndTask(t)
+	a.Workers[0].Scope, a.Workers[0].LeaseTTL = ScopeReplica, 0
+	m, err := NewModel(a.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Workers[0].Lease != nil || m.Dependencies().Cron || len(m.Leases()) != 0 {
+		t.Errorf("a replica-scoped interval worker has a lease %v or the cron parser", m.Workers[0].Lease)
+	}
+}
+
+// A fleet worker on a service without PostgreSQL brings the pool, saying so.
+func TestFleetWorkerBringsPostgres(t *testing.T) {
+	a := Answers{Name: "shop", Components: []string{"http"}, Workers: []WorkerAnswers{{Name: "report", Interval: Duration(time.Hour)}}}.WithDefaults()
+	m, err := NewModel(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.UsesPostgres || len(m.Warnings()) != 1 || !strings.Contains(m.Warnings()[0], "the service now has a PostgreSQL pool") {
+		t.Errorf("uses postgres %v, warnings %q", m.UsesPostgres, m.Warnings())
+	}
+	a.Workers[0].Scope, a.Workers[0].LeaseTTL = ScopeReplica, 0
+	if m, err = NewModel(a); err != nil || m.UsesPostgres {
+		t.Errorf("a replica-scoped worker brought PostgreSQL (%v)", err)
 	}
 }

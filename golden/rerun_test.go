@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,6 +41,23 @@ func TestRerun(t *testing.T) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
+		if edit, ok := strings.CutPrefix(line, "! replace "); ok {
+			args, err := stepFields(edit)
+			if err != nil || len(args) != 3 {
+				t.Fatalf("%s: want FILE OLD NEW (%v)", line, err)
+			}
+			b, err := os.ReadFile(filepath.Join(service, args[0]))
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			if n := strings.Count(string(b), args[1]); n != 1 {
+				t.Fatalf("%s: %q is %d times in %s, want once:\n%s", line, args[1], n, args[0], b)
+			}
+			if err := os.WriteFile(filepath.Join(service, args[0]), []byte(strings.Replace(string(b), args[1], args[2], 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if edit, ok := strings.CutPrefix(line, "! append "); ok {
 			path, text, _ := strings.Cut(edit, " ")
 			b, err := os.ReadFile(filepath.Join(service, path))
@@ -53,7 +71,11 @@ func TestRerun(t *testing.T) {
 			userFiles[path] = string(b)
 			continue
 		}
-		cmd := exec.Command(bin, strings.Fields(line)...)
+		args, err := stepFields(line)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		cmd := exec.Command(bin, args...)
 		cmd.Dir = work
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("gsgen %s: %v\n%s", line, err, out)
@@ -89,6 +111,26 @@ func TestRerun(t *testing.T) {
 	if diff := cmp.Diff(readTree(t, want), readTree(t, got)); diff != "" {
 		t.Errorf("the rerun sequence ends with another service than golden/rerun/service (-golden +now); if intended, go test ./golden -update:\n%s", diff)
 	}
+}
+
+// stepFields splits a step into its arguments at spaces; an argument in
+// double quotes is a Go string, spaces and escapes included.
+func stepFields(line string) ([]string, error) {
+	var out []string
+	for line = strings.TrimSpace(line); line != ""; line = strings.TrimSpace(line) {
+		if line[0] != '"' {
+			arg, rest, _ := strings.Cut(line, " ")
+			out, line = append(out, arg), rest
+			continue
+		}
+		quoted, err := strconv.QuotedPrefix(line)
+		if err != nil {
+			return nil, err
+		}
+		arg, _ := strconv.Unquote(quoted)
+		out, line = append(out, arg), line[len(quoted):]
+	}
+	return out, nil
 }
 
 // userOwned lists the files gsgen.lock says the user owns.

@@ -57,9 +57,19 @@ func TestAddWorkerAndTaskRefuseBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"add", "worker", "nightly"}, "add worker needs --interval"},
+		{[]string{"add", "worker", "nightly"}, "add worker needs --interval or --cron"},
+		{[]string{"add", "worker", "nightly", "--interval", "1h", "--cron", "@daily"}, "add worker takes --interval or --cron, not both"},
+		{[]string{"add", "worker", "nightly", "--interval", "1h", "--timezone", "UTC"}, "--timezone is the time zone of --cron"},
+		{[]string{"add", "worker", "nightly", "--cron", "61 2 * * *"}, `workers[0].cron: "61 2 * * *": the minute field "61" is wrong`},
+		{[]string{"add", "worker", "nightly", "--cron", "0 2 * * mon-fry"}, `the day of week field "mon-fry" is wrong`},
+		{[]string{"add", "worker", "nightly", "--cron", "@fortnightly"}, `workers[0].cron: "@fortnightly" is not a cron schedule`},
+		{[]string{"add", "worker", "nightly", "--cron", "@daily", "--timezone", "Mars/Olympus"}, `workers[0].timezone: "Mars/Olympus" is not a time zone`},
+		{[]string{"add", "worker", "nightly", "--interval", "1h", "--scope", "cluster"}, `workers[0].scope: "cluster" is not a scope`},
+		{[]string{"add", "worker", "nightly", "--interval", "1h", "--lease-ttl", "1s"}, `workers[0].lease_ttl: 1s is outside 2s..1h0m0s`},
+		{[]string{"add", "worker", "nightly", "--interval", "1h", "--lease-ttl", "0s"}, "--lease-ttl"},
+		{[]string{"add", "worker", "nightly", "--interval", "1h", "--scope", "replica", "--lease-ttl", "30s"}, "--scope replica takes none"},
 		{[]string{"add", "worker", "--interval", "1h"}, "add worker needs a NAME"},
-		{[]string{"add", "worker", "nightly", "--interval", "1h", "--timeout", "30s"}, "workers[0].timeout: worker nightly timeout 30s is longer than worker drain 20s"},
+		{[]string{"add", "worker", "nightly", "--interval", "1h", "--timeout", "30s"}, "workers[0].timeout: worker nightly timeout 30s + lease release 1s = 31s is longer than worker drain 20s"},
 		{[]string{"add", "worker", "nightly", "--interval", "0s"}, "--interval"},
 		{[]string{"add", "worker", "Nightly", "--interval", "1h"}, `workers[0].name: "Nightly" is not a valid name`},
 		{[]string{"add", "task", "report:build"}, "add task needs --timeout"},
@@ -115,7 +125,7 @@ func TestAddAsks(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
-	for _, want := range []string{`"Nightly" is not a valid name`, "worker nightly timeout 30s is longer than worker drain 20s", "create    internal/worker/nightly.go"} {
+	for _, want := range []string{`"Nightly" is not a valid name`, "worker nightly timeout 30s + lease release 1s = 31s is longer than worker drain 20s", "create    internal/worker/nightly.go"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -182,6 +192,25 @@ func TestEveryInstanceFlagHasItsKinds(t *testing.T) {
 	for name := range instanceFlagKinds {
 		if f.set.Lookup(name) == nil {
 			t.Errorf("instanceFlagKinds lists --%s, which register does not define", name)
+		}
+	}
+}
+
+// gsgen plan lists each periodic part: its schedule, its scope, its lease's
+// TTL and its run's timeout.
+func TestPlanShowsSchedulesAndScopes(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop")
+	mustGsgen(t, "add", "worker", "nightly-report", "--interval", "24h", "--timeout", "15s", "--dir", dir)
+	mustGsgen(t, "add", "worker", "weekly-digest", "--cron", "0 9 * * 1", "--timezone", "Europe/Paris", "--scope", "replica", "--dir", dir)
+	out := mustGsgen(t, "plan", dir)
+	for _, want := range []string{
+		"PART                   SCHEDULE                       SCOPE    LEASE TTL  TIMEOUT",
+		"worker nightly-report  every 24h                      fleet    15s        15s",
+		"worker weekly-digest   cron 0 9 * * 1 (Europe/Paris)  replica  -          10s",
+		"leases (1 fleet-scoped) 1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan lacks %q:\n%s", want, out)
 		}
 	}
 }

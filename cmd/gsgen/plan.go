@@ -78,6 +78,11 @@ collide and a value that would fit.`,
 			if w := m.Deploy.Worker; w != nil {
 				fmt.Fprintf(&out, "\n%s\n%s", generator.Wrap("The asynq worker, cmd/"+w.Name+": its own pod, no preStop, its own grace period", scr.Cols, "", "  "), w.Ladder.TableFit(scr.Cols))
 			}
+			if t := m.PeriodicTable(); t != "" {
+				// Fleet: each tick in the one replica holding the part's lease
+				// (gsgen_lease); replica: in every replica.
+				fmt.Fprintf(&out, "\n%s%s", generator.Wrap("Periodic parts (fleet: each tick in one replica, the lease's holder; replica: in every replica)", scr.Cols, "", "  "), t)
+			}
 			if m.Pool.Default > 0 {
 				// The sum breaks between its terms, never inside one.
 				sum := generator.Pack(strings.Split(m.Pool.String(), " + "), " + ", scr.Cols, "    ")

@@ -117,6 +117,8 @@ task its TYPE. The whole new model is validated (the ladder included) before
 anything is written. Files you own are never touched; files gsgen owns that
 you edited by hand stop the run with a diff, unless --force.`,
 		Example: `  gsgen add worker nightly-report --interval 24h --timeout 15s
+  gsgen add worker weekly-digest --cron "0 9 * * 1" --timezone Europe/Paris
+  gsgen add worker warm-cache --interval 5m --scope replica
   gsgen add task report:build --timeout 20s --queue reports --max-retry 3
   gsgen add cleaner expired-sessions --table sessions --column expires_at --retention 720h
   gsgen add kafka product-events --topic products
@@ -182,6 +184,8 @@ type instanceFlags struct {
 	topic, group, table, column, key, queue   string
 	handlerTimeout, retention, every, timeout time.Duration
 	batch, maxRetry                           int
+	cron, timezone, scope                     string
+	leaseTTL                                  time.Duration
 	set                                       *pflag.FlagSet // the flags above, and only them
 }
 
@@ -200,6 +204,10 @@ var instanceFlagKinds = map[string][]generator.Component{
 	"timeout":         {generator.Worker, generator.Task},
 	"queue":           {generator.Task},
 	"max-retry":       {generator.Task},
+	"cron":            {generator.Worker},
+	"timezone":        {generator.Worker},
+	"scope":           {generator.Cleaner, generator.Worker},
+	"lease-ttl":       {generator.Cleaner, generator.Worker},
 }
 
 func (f *instanceFlags) register(into *pflag.FlagSet) {
@@ -211,7 +219,11 @@ func (f *instanceFlags) register(into *pflag.FlagSet) {
 	fs.StringVar(&f.column, "column", "created_at", "cleaner: the timestamp column compared with now() - retention")
 	fs.StringVar(&f.key, "key", "", "cleaner: the key column(s) of the keyed delete (default: the table's primary key)")
 	fs.DurationVar(&f.retention, "retention", 0, "cleaner: delete rows older than this (default 168h)")
-	fs.DurationVar(&f.every, "interval", 0, "cleaner, worker: pause between runs (default 1m)")
+	fs.DurationVar(&f.every, "interval", 0, "cleaner, worker: time between runs (default 1m)")
+	fs.StringVar(&f.cron, "cron", "", `worker: run at the times of a cron schedule instead of --interval: five fields ("30 2 * * *") or @hourly, @daily, @weekly, @every 90s`)
+	fs.StringVar(&f.timezone, "timezone", "", "worker: the time zone of --cron, an IANA name (default UTC)")
+	fs.StringVar(&f.scope, "scope", "", "cleaner, worker: fleet runs each tick in one replica, the holder of a lease in PostgreSQL (default); replica in every replica")
+	fs.DurationVar(&f.leaseTTL, "lease-ttl", 0, "cleaner, worker: with --scope fleet, how long a killed replica's lease outlives it (default 15s)")
 	fs.IntVar(&f.batch, "batch", 0, "cleaner: rows per DELETE (default 500)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "worker: how long one run may take (default 10s), within --worker-drain; task: one attempt (default --task-timeout), within --asynq-shutdown")
 	fs.StringVar(&f.queue, "queue", "", "task: its asynq queue (default: default); give queues priorities under asynq.queues in gsgen.yaml")
@@ -257,7 +269,7 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 	for _, d := range []struct {
 		flag string
 		v    time.Duration
-	}{{"handler-timeout", f.handlerTimeout}, {"retention", f.retention}, {"interval", f.every}, {"timeout", f.timeout}} {
+	}{{"handler-timeout", f.handlerTimeout}, {"retention", f.retention}, {"interval", f.every}, {"timeout", f.timeout}, {"lease-ttl", f.leaseTTL}} {
 		if fs.Changed(d.flag) {
 			if err := positive(d.flag, d.v); err != nil {
 				return a, err
@@ -286,17 +298,30 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 	switch k.Name {
 	case generator.Kafka:
 		return a.AddConsumer(generator.ConsumerAnswers{Name: name, Topic: f.topic, Group: f.group, HandlerTimeout: generator.Duration(f.handlerTimeout)})
+	case generator.Cleaner, generator.Worker:
+		if f.scope == generator.ScopeReplica && fs.Changed("lease-ttl") {
+			return a, usageError{errors.New("--lease-ttl is the TTL of a fleet-scoped part's lease; --scope replica takes none: leave one out")}
+		}
+	}
+	switch k.Name {
 	case generator.Cleaner:
 		if f.table == "" {
 			return a, usageError{errors.New("add cleaner needs --table, e.g. " + addExample[k.Name])}
 		}
 		return a.AddCleaner(generator.CleanerAnswers{Name: name, Table: f.table, Column: f.column, Key: f.key,
-			Retention: generator.Duration(f.retention), Interval: generator.Duration(f.every), BatchSize: f.batch})
+			Retention: generator.Duration(f.retention), Interval: generator.Duration(f.every), BatchSize: f.batch,
+			Scope: f.scope, LeaseTTL: generator.Duration(f.leaseTTL)})
 	case generator.Worker:
-		if !fs.Changed("interval") {
-			return a, usageError{errors.New("add worker needs --interval, how often it runs, e.g. " + addExample[k.Name])}
+		switch {
+		case fs.Changed("interval") && fs.Changed("cron"):
+			return a, usageError{errors.New("add worker takes --interval or --cron, not both: --interval D runs every D, --cron EXPR at the times it names")}
+		case !fs.Changed("interval") && !fs.Changed("cron"):
+			return a, usageError{errors.New("add worker needs --interval or --cron, when it runs, e.g. " + addExample[k.Name] + ", or --cron @daily")}
+		case fs.Changed("timezone") && !fs.Changed("cron"):
+			return a, usageError{errors.New("--timezone is the time zone of --cron: give --cron with it, or leave it out")}
 		}
-		return a.AddWorker(generator.WorkerAnswers{Name: name, Interval: generator.Duration(f.every), Timeout: generator.Duration(f.timeout)})
+		return a.AddWorker(generator.WorkerAnswers{Name: name, Interval: generator.Duration(f.every), Cron: f.cron, Timezone: f.timezone,
+			Timeout: generator.Duration(f.timeout), Scope: f.scope, LeaseTTL: generator.Duration(f.leaseTTL)})
 	case generator.Task:
 		if !fs.Changed("timeout") {
 			return a, usageError{errors.New("add task needs --timeout, how long one attempt may take, e.g. " + addExample[k.Name])}

@@ -28,6 +28,7 @@ import (
 	"example.com/orders/internal/consumer"
 	"example.com/orders/internal/httpapi"
 	"example.com/orders/internal/kafkaconn"
+	"example.com/orders/internal/lease"
 	"example.com/orders/internal/metrics"
 	"example.com/orders/internal/migrate"
 	"example.com/orders/internal/outbox"
@@ -191,6 +192,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		go c.Run(ctx, &wg)
 	}
 
+	// The parts that run once per fleet (scope: fleet) hold a lease each in
+	// gsgen_lease; its metrics say which replica holds which.
+	leaseMetrics := lease.NewMetrics(m.Registry)
+
 	// The cleaners' metrics, one set labelled by cleaner.
 	cleanerMetrics := cleaner.NewMetrics(m.Registry)
 
@@ -201,6 +206,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.OutboxDispatchedCleaner.Interval,
 		Retention: cfg.OutboxDispatchedCleaner.Retention,
 		BatchSize: cfg.OutboxDispatchedCleaner.BatchSize,
+		Fleet:     &lease.Fleet{Pool: pool, TTL: cfg.OutboxDispatchedCleaner.LeaseTTL, ReleaseTimeout: cfg.CloseTimeout, Metrics: leaseMetrics},
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 
@@ -211,6 +217,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.ProcessedEventsCleaner.Interval,
 		Retention: cfg.ProcessedEventsCleaner.Retention,
 		BatchSize: cfg.ProcessedEventsCleaner.BatchSize,
+		Fleet:     &lease.Fleet{Pool: pool, TTL: cfg.ProcessedEventsCleaner.LeaseTTL, ReleaseTimeout: cfg.CloseTimeout, Metrics: leaseMetrics},
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 

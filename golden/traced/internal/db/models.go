@@ -10,6 +10,13 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type GsgenLease struct {
+	Name      string
+	Holder    string
+	ExpiresAt time.Time
+	LastTick  time.Time
+}
+
 type OutboxEvent struct {
 	ID            pgtype.UUID
 	AggregateID   string

@@ -27,6 +27,7 @@ import (
 	"example.com/relay/internal/config"
 	"example.com/relay/internal/consumer"
 	"example.com/relay/internal/kafkaconn"
+	"example.com/relay/internal/lease"
 	"example.com/relay/internal/metrics"
 	"example.com/relay/internal/migrate"
 	"example.com/relay/internal/outbox"
@@ -187,6 +188,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		go c.Run(ctx, &wg)
 	}
 
+	// The parts that run once per fleet (scope: fleet) hold a lease each in
+	// gsgen_lease; its metrics say which replica holds which.
+	leaseMetrics := lease.NewMetrics(m.Registry)
+
 	// The cleaners' metrics, one set labelled by cleaner.
 	cleanerMetrics := cleaner.NewMetrics(m.Registry)
 
@@ -197,6 +202,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.OutboxDispatchedCleaner.Interval,
 		Retention: cfg.OutboxDispatchedCleaner.Retention,
 		BatchSize: cfg.OutboxDispatchedCleaner.BatchSize,
+		Fleet:     &lease.Fleet{Pool: pool, TTL: cfg.OutboxDispatchedCleaner.LeaseTTL, ReleaseTimeout: cfg.CloseTimeout, Metrics: leaseMetrics},
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 
@@ -207,6 +213,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.ProcessedEventsCleaner.Interval,
 		Retention: cfg.ProcessedEventsCleaner.Retention,
 		BatchSize: cfg.ProcessedEventsCleaner.BatchSize,
+		Fleet:     &lease.Fleet{Pool: pool, TTL: cfg.ProcessedEventsCleaner.LeaseTTL, ReleaseTimeout: cfg.CloseTimeout, Metrics: leaseMetrics},
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 

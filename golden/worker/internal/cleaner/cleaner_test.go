@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"example.com/relay/internal/db"
+	"example.com/relay/internal/lease"
 	"example.com/relay/internal/testenv"
 )
 
@@ -210,5 +212,45 @@ func TestCleanersOnTheirTables(t *testing.T) {
 				t.Fatalf("%d rows left (%v), want the 3 recent ones", n, err)
 			}
 		})
+	}
+}
+
+// In fleet scope, two replicas' cleaners of one table take turns: each run
+// is in one of them, never in both at once, so they do not run the same
+// delete side by side.
+func TestFleetCleanersRunInOneReplica(t *testing.T) {
+	pool, _ := testenv.Postgres(t)
+	var active, overlaps, runs atomic.Int32
+	deleteBatch := func(ctx context.Context, before time.Time, limit int32) (int64, error) {
+		if active.Add(1) > 1 {
+			overlaps.Add(1)
+		}
+		defer active.Add(-1)
+		runs.Add(1)
+		return 0, ctx.Err()
+	}
+	fleet := &lease.Fleet{Pool: pool, TTL: 15 * time.Second, ReleaseTimeout: time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var leases []*lease.Metrics
+	for range 2 {
+		f := *fleet
+		f.Metrics = lease.NewMetrics(prometheus.NewRegistry())
+		leases = append(leases, f.Metrics)
+		wg.Add(1)
+		go New("shared", Config{Interval: 20 * time.Millisecond, BatchSize: 10, Fleet: &f}, deleteBatch, testLogger).Run(ctx, &wg)
+	}
+	testenv.WaitFor(t, "fleet cleaner runs", 5, func() (int, error) { return int(runs.Load()), nil })
+	held := 0
+	for _, m := range leases {
+		held += int(testutil.ToFloat64(m.Held.WithLabelValues("cleaner:shared")))
+	}
+	cancel()
+	wg.Wait()
+	if n := overlaps.Load(); n > 0 {
+		t.Errorf("%d deletes started while the other replica's was running", n)
+	}
+	if held != 1 {
+		t.Errorf("%d replicas held the cleaner's lease, want 1", held)
 	}
 }

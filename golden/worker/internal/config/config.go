@@ -48,8 +48,8 @@ type Config struct {
 	KafkaSASL               sasl.Mechanism
 	Outbox                  Outbox   // OUTBOX_*: batch size, poll interval, batch timeout, order, attempts, backoff, message size
 	OrderEventsConsumer     Consumer // KAFKA_ORDER_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC, _BATCH_SIZE
-	OutboxDispatchedCleaner Cleaner  // CLEANER_OUTBOX_DISPATCHED_RETENTION, CLEANER_OUTBOX_DISPATCHED_INTERVAL, CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE
-	ProcessedEventsCleaner  Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
+	OutboxDispatchedCleaner Cleaner  // CLEANER_OUTBOX_DISPATCHED_RETENTION, CLEANER_OUTBOX_DISPATCHED_INTERVAL, CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE, CLEANER_OUTBOX_DISPATCHED_LEASE_TTL
+	ProcessedEventsCleaner  Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE, CLEANER_PROCESSED_EVENTS_LEASE_TTL
 }
 
 // Outbox is the outbox relay's configuration.
@@ -87,6 +87,7 @@ type Cleaner struct {
 	Retention time.Duration // rows older than this are deleted
 	Interval  time.Duration // pause between runs
 	BatchSize int           // rows per DELETE, so no statement holds many locks for long
+	LeaseTTL  time.Duration // scope: fleet: how long a killed holder's lease outlives it; zero in replica scope
 }
 
 // The defaults are the answers given to gsgen. Together they fit the shutdown
@@ -102,8 +103,8 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// outbox relays 2 + consumer order-events 1 + cleaner outbox-dispatched 1 + cleaner processed-events 1 = 5
-	defaultDatabaseMaxConns   = 5
+	// outbox relays 2 + consumer order-events 1 + cleaner outbox-dispatched 1 + cleaner processed-events 1 + leases (2 fleet-scoped) 1 = 6
+	defaultDatabaseMaxConns   = 6
 	defaultKafkaBrokers       = "127.0.0.1:9092"
 	defaultOutboxBatchSize    = 50
 	defaultOutboxPollInterval = 500 * time.Millisecond
@@ -196,12 +197,14 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			Retention: e.duration("CLEANER_OUTBOX_DISPATCHED_RETENTION", 168*time.Hour),
 			Interval:  e.duration("CLEANER_OUTBOX_DISPATCHED_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE", 500, 10000),
+			LeaseTTL:  e.leaseTTL("CLEANER_OUTBOX_DISPATCHED_LEASE_TTL", 15*time.Second),
 		},
 		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
 		ProcessedEventsCleaner: Cleaner{
 			Retention: e.duration("CLEANER_PROCESSED_EVENTS_RETENTION", 168*time.Hour),
 			Interval:  e.duration("CLEANER_PROCESSED_EVENTS_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_PROCESSED_EVENTS_BATCH_SIZE", 500, 10000),
+			LeaseTTL:  e.leaseTTL("CLEANER_PROCESSED_EVENTS_LEASE_TTL", 15*time.Second),
 		},
 	}
 	// The relay's waits after a failure double from OUTBOX_BACKOFF_MIN up to
@@ -222,9 +225,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 		e.bad("KAFKA_ORDER_EVENTS_DLQ_TOPIC", c.OrderEventsConsumer.DeadLetterTopic, "is KAFKA_ORDER_EVENTS_TOPIC: a failed message would come back to the topic it failed in, forever")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (each outbox relay, 3 other background loops):
+	// same time (each outbox relay, 4 other background loops):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := c.Outbox.Relays + 3
+	minConns := c.Outbox.Relays + 4
 	if e.ok("DATABASE_MAX_CONNS", "OUTBOX_RELAYS") && int(c.DatabaseMaxConns) < minConns {
 		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once (OUTBOX_RELAYS=%d of them the relays)", minConns, c.Outbox.Relays))
 	}
@@ -408,6 +411,17 @@ func (e *env) durationUpTo(key string, def, max time.Duration) time.Duration {
 	d := e.duration(key, def)
 	if d > max {
 		e.bad(key, d.String(), "must not exceed "+max.String())
+	}
+	return d
+}
+
+// leaseTTL reads a lease's TTL: long enough that one slow renewal does not
+// lose the lease, short enough that a killed holder does not stall the
+// schedule for long.
+func (e *env) leaseTTL(key string, def time.Duration) time.Duration {
+	d := e.duration(key, def)
+	if d < 2*time.Second || d > time.Hour {
+		e.bad(key, d.String(), "must be from 2s to 1h")
 	}
 	return d
 }

@@ -89,7 +89,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"DATABASE_URL", ""},
 		{"DATABASE_URL", "postgres://user:secret@db:notaport/x"},
 		{"DATABASE_MAX_CONNS", "0"},
-		{"DATABASE_MAX_CONNS", strconv.Itoa(5 - 1)}, // below what the parts need at once
+		{"DATABASE_MAX_CONNS", strconv.Itoa(6 - 1)}, // below what the parts need at once
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
 		{"KAFKA_ORDER_EVENTS_TOPIC", "no spaces"},
@@ -105,6 +105,8 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"KAFKA_ORDER_EVENTS_MAX_ATTEMPTS", "0"},
 		{"KAFKA_ORDER_EVENTS_DLQ_TOPIC", "events"},    // the topic it reads
 		{"KAFKA_ORDER_EVENTS_HANDLER_TIMEOUT", "20s"}, // fits the drain alone, not with the commit after it
+		{"CLEANER_OUTBOX_DISPATCHED_LEASE_TTL", "1s"}, // one slow renewal would lose the lease
+		{"CLEANER_PROCESSED_EVENTS_LEASE_TTL", "1s"},  // one slow renewal would lose the lease
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			_, err := Load(lookup(map[string]string{tc.key: tc.value}))
@@ -132,7 +134,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 func TestLoadCountsEachRelayInThePool(t *testing.T) {
 	// The smallest pool with one relay: the default's minimum, less the
 	// default's other relays.
-	smallest := strconv.Itoa(5 - 2 + 1)
+	smallest := strconv.Itoa(6 - 2 + 1)
 	if _, err := Load(lookup(map[string]string{"DATABASE_MAX_CONNS": smallest, "OUTBOX_RELAYS": "1"})); err != nil {
 		t.Errorf("DATABASE_MAX_CONNS=%s with one relay: %v", smallest, err)
 	}

@@ -111,6 +111,7 @@ func run() int {
 	env = append(env, fmt.Sprintf("REDIS_DB=%d", redis.DB))
 	fmt.Printf("Redis: %s, database %d\n", redis.Addr, redis.DB)
 	env = append(env, cleanerEnv...)
+	env = append(env, workerEnv...)
 
 	// 3. Start the service on ports of its own and wait until it is ready.
 	svc, err := start(dir, "shop", env)

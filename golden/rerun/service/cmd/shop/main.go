@@ -28,11 +28,13 @@ import (
 	"example.com/shop/internal/consumer"
 	"example.com/shop/internal/httpapi"
 	"example.com/shop/internal/kafkaconn"
+	"example.com/shop/internal/lease"
 	"example.com/shop/internal/metrics"
 	"example.com/shop/internal/migrate"
 	"example.com/shop/internal/parts"
 	"example.com/shop/internal/postgres"
 	"example.com/shop/internal/tasks"
+	"example.com/shop/internal/worker"
 )
 
 // Exit codes.
@@ -126,7 +128,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 	}
 
 	// What your own code running beside gsgen's parts gets: your parts
-	// (internal/parts).
+	// (internal/parts) and your workers' functions.
 	deps := parts.Deps{Logger: logger, Pool: pool}
 
 	// wg counts the background Run loops; step 3 waits for it. Each loop is
@@ -167,6 +169,10 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		go c.Run(ctx, &wg)
 	}
 
+	// The parts that run once per fleet (scope: fleet) hold a lease each in
+	// gsgen_lease; its metrics say which replica holds which.
+	leaseMetrics := lease.NewMetrics(m.Registry)
+
 	// The cleaners' metrics, one set labelled by cleaner.
 	cleanerMetrics := cleaner.NewMetrics(m.Registry)
 
@@ -177,6 +183,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.ProcessedEventsCleaner.Interval,
 		Retention: cfg.ProcessedEventsCleaner.Retention,
 		BatchSize: cfg.ProcessedEventsCleaner.BatchSize,
+		Fleet:     &lease.Fleet{Pool: pool, TTL: cfg.ProcessedEventsCleaner.LeaseTTL, ReleaseTimeout: cfg.CloseTimeout, Metrics: leaseMetrics},
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
 
@@ -187,8 +194,21 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 		Interval:  cfg.OldEventsCleaner.Interval,
 		Retention: cfg.OldEventsCleaner.Retention,
 		BatchSize: cfg.OldEventsCleaner.BatchSize,
+		Fleet:     &lease.Fleet{Pool: pool, TTL: cfg.OldEventsCleaner.LeaseTTL, ReleaseTimeout: cfg.CloseTimeout, Metrics: leaseMetrics},
 		Metrics:   cleanerMetrics,
 	}, logger).Run(ctx, &wg)
+
+	// Periodic workers, each calling a function of yours (internal/worker)
+	// at each tick of its schedule, in one replica of the fleet unless its
+	// scope is replica. A run in hand at shutdown finishes on a context
+	// shutdown does not cancel, bounded by the worker's timeout.
+	workerMetrics := worker.NewMetrics(m.Registry) // one set, labelled by worker
+	wg.Add(1)
+	go worker.NewWeeklyDigest(worker.Config{
+		Schedule: worker.Cron(cfg.WeeklyDigestWorker.Cron, cfg.WeeklyDigestWorker.Timezone),
+		Timeout:  cfg.WeeklyDigestWorker.Timeout,
+		Metrics:  workerMetrics,
+	}, deps).Run(ctx, &wg)
 
 	// asynq. The client enqueues tasks from the HTTP handlers (httpapi.Deps);
 	// it is closed in step 4, once HTTP has drained.
@@ -326,7 +346,7 @@ func run(signals <-chan os.Signal, lookupEnv func(string) (string, bool), stderr
 			drain.Go(func() {
 				sd.part("drained", "workers", func() error {
 					// Every Run loop, your parts' too, returns once it has finished
-					// what it has in hand (a delete, a message, ...);
+					// what it has in hand (a delete, a message, a run, ...);
 					// ctx was cancelled in step 2.
 					return sd.wait("WORKER_DRAIN_TIMEOUT", cfg.WorkerDrainTimeout, wg.Wait)
 				})

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"example.com/shop/internal/db"
+	"example.com/shop/internal/lease"
 	"example.com/shop/internal/metrics"
 )
 
@@ -22,6 +23,10 @@ type Config struct {
 	Interval  time.Duration // pause between runs
 	Retention time.Duration // rows older than this are deleted
 	BatchSize int           // rows per DELETE, so no statement holds many locks for long
+	// Fleet has one replica of the fleet run each tick, the holder of the
+	// cleaner's lease (scope: fleet), so N replicas do not run the same
+	// delete; nil has every replica run it (scope: replica).
+	Fleet *lease.Fleet
 	// Metrics counts the cleaners' work; nil counts into a registry nobody
 	// serves (main passes the service's).
 	Metrics *Metrics
@@ -101,6 +106,18 @@ func NewOldEvents(conn db.DBTX, cfg Config, log *slog.Logger) *Cleaner {
 // Run cleans every Interval until ctx is cancelled.
 func (c *Cleaner) Run(ctx context.Context, wg *sync.WaitGroup) {
 	defer wg.Done()
+	if c.cfg.Fleet != nil {
+		lease.New("cleaner:"+c.name, *c.cfg.Fleet, lease.Every(c.cfg.Interval), func(runCtx context.Context) {
+			// Shutdown cuts a delete here too (the next holder finishes
+			// it), and so does losing the lease.
+			cleanCtx, cancel := context.WithCancel(runCtx)
+			defer cancel()
+			stop := context.AfterFunc(ctx, cancel)
+			defer stop()
+			c.clean(cleanCtx)
+		}, c.log).Run(ctx)
+		return
+	}
 
 	ticker := time.NewTicker(c.cfg.Interval)
 	defer ticker.Stop()

@@ -18,8 +18,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // WORKER_<NAME>_TIMEZONE needs no zone database in the image
 
 	"github.com/jackc/pgx/v5"
+	"github.com/robfig/cron/v3"
 	"github.com/segmentio/kafka-go/sasl"
 	"github.com/segmentio/kafka-go/sasl/plain"
 	"github.com/segmentio/kafka-go/sasl/scram"
@@ -56,8 +58,9 @@ type Config struct {
 	// KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD: nil when Kafka wants no login.
 	KafkaSASL              sasl.Mechanism
 	ProductEventsConsumer  Consumer // KAFKA_PRODUCT_EVENTS_TOPIC, _GROUP, _HANDLER_TIMEOUT, _COMMIT_TIMEOUT, _MAX_ATTEMPTS, _DLQ_TOPIC, _BATCH_SIZE
-	ProcessedEventsCleaner Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE
-	OldEventsCleaner       Cleaner  // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE
+	ProcessedEventsCleaner Cleaner  // CLEANER_PROCESSED_EVENTS_RETENTION, CLEANER_PROCESSED_EVENTS_INTERVAL, CLEANER_PROCESSED_EVENTS_BATCH_SIZE, CLEANER_PROCESSED_EVENTS_LEASE_TTL
+	OldEventsCleaner       Cleaner  // CLEANER_OLD_EVENTS_RETENTION, CLEANER_OLD_EVENTS_INTERVAL, CLEANER_OLD_EVENTS_BATCH_SIZE, CLEANER_OLD_EVENTS_LEASE_TTL
+	WeeklyDigestWorker     Worker   // WORKER_WEEKLY_DIGEST_CRON, WORKER_WEEKLY_DIGEST_TIMEZONE, WORKER_WEEKLY_DIGEST_TIMEOUT
 }
 
 // Consumer is one Kafka consumer's configuration.
@@ -79,6 +82,16 @@ type Cleaner struct {
 	Retention time.Duration // rows older than this are deleted
 	Interval  time.Duration // pause between runs
 	BatchSize int           // rows per DELETE, so no statement holds many locks for long
+	LeaseTTL  time.Duration // scope: fleet: how long a killed holder's lease outlives it; zero in replica scope
+}
+
+// Worker is one periodic worker's configuration.
+type Worker struct {
+	Interval time.Duration  // time between two runs; zero for a cron worker
+	Cron     cron.Schedule  // a cron worker's schedule; nil for an interval
+	Timezone *time.Location // where Cron's times are read
+	Timeout  time.Duration  // how long one run may take; at most WORKER_DRAIN_TIMEOUT
+	LeaseTTL time.Duration  // scope: fleet: how long a killed holder's lease outlives it; zero in replica scope
 }
 
 // The defaults are the answers given to gsgen. Together they fit the shutdown
@@ -103,8 +116,8 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// consumer product-events 1 + cleaner processed-events 1 + cleaner old-events 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 17
-	defaultDatabaseMaxConns = 17
+	// consumer product-events 1 + cleaner processed-events 1 + cleaner old-events 1 + worker weekly-digest 1 + leases (2 fleet-scoped) 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 19
+	defaultDatabaseMaxConns = 19
 	defaultKafkaBrokers     = "127.0.0.1:9092"
 )
 
@@ -182,12 +195,19 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			Retention: e.duration("CLEANER_PROCESSED_EVENTS_RETENTION", 168*time.Hour),
 			Interval:  e.duration("CLEANER_PROCESSED_EVENTS_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_PROCESSED_EVENTS_BATCH_SIZE", 500, 10000),
+			LeaseTTL:  e.leaseTTL("CLEANER_PROCESSED_EVENTS_LEASE_TTL", 15*time.Second),
 		},
 		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
 		OldEventsCleaner: Cleaner{
 			Retention: e.duration("CLEANER_OLD_EVENTS_RETENTION", 48*time.Hour),
 			Interval:  e.duration("CLEANER_OLD_EVENTS_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_OLD_EVENTS_BATCH_SIZE", 500, 10000),
+			LeaseTTL:  e.leaseTTL("CLEANER_OLD_EVENTS_LEASE_TTL", 15*time.Second),
+		},
+		WeeklyDigestWorker: Worker{
+			Cron:     e.cron("WORKER_WEEKLY_DIGEST_CRON", "0 9 * * 1"),
+			Timezone: e.location("WORKER_WEEKLY_DIGEST_TIMEZONE", "Europe/Paris"),
+			Timeout:  e.duration("WORKER_WEEKLY_DIGEST_TIMEOUT", 10*time.Second),
 		},
 	}
 	// The ladder, checked again at run time: a batch, a message or a run in
@@ -199,6 +219,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 	if e.ok("KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "KAFKA_PRODUCT_EVENTS_TOPIC") && c.ProductEventsConsumer.DeadLetterTopic == c.ProductEventsConsumer.Topic {
 		e.bad("KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", c.ProductEventsConsumer.DeadLetterTopic, "is KAFKA_PRODUCT_EVENTS_TOPIC: a failed message would come back to the topic it failed in, forever")
 	}
+	if e.ok("WORKER_WEEKLY_DIGEST_TIMEOUT", "WORKER_DRAIN_TIMEOUT") && c.WeeklyDigestWorker.Timeout > c.WorkerDrainTimeout {
+		e.bad("WORKER_WEEKLY_DIGEST_TIMEOUT", c.WeeklyDigestWorker.Timeout.String(), "must not exceed WORKER_DRAIN_TIMEOUT "+c.WorkerDrainTimeout.String()+": a shutdown would cut the run in hand")
+	}
 	// The ladder, checked again with the deployed value: a task may run for
 	// taskTimeout, so a drain that does not outlast it by taskMargin would
 	// cut it on every deploy. The margin: a task cut by its own timeout must
@@ -209,9 +232,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			"must be at least the task timeout "+taskTimeout.String()+" + a margin of "+taskMargin.String()+" = "+(taskTimeout+taskMargin).String()+": every deploy would cut running tasks and run them again")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (3 background loops, one for HTTP handlers, each asynq handler):
+	// same time (5 background loops, one for HTTP handlers, each asynq handler):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := 3 + 1 + c.AsynqConcurrency
+	minConns := 5 + 1 + c.AsynqConcurrency
 	if e.ok("DATABASE_MAX_CONNS", "ASYNQ_CONCURRENCY") && int(c.DatabaseMaxConns) < minConns {
 		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once", minConns))
 	}
@@ -388,6 +411,46 @@ func (e *env) duration(key string, def time.Duration) time.Duration {
 		e.bad(key, s, "must be positive")
 	}
 	return d
+}
+
+// leaseTTL reads a lease's TTL: long enough that one slow renewal does not
+// lose the lease, short enough that a killed holder does not stall the
+// schedule for long.
+func (e *env) leaseTTL(key string, def time.Duration) time.Duration {
+	d := e.duration(key, def)
+	if d < 2*time.Second || d > time.Hour {
+		e.bad(key, d.String(), "must be from 2s to 1h")
+	}
+	return d
+}
+
+// cron reads a cron schedule: five fields (minute hour day-of-month month
+// day-of-week) or a descriptor such as @daily or @every 90s.
+func (e *env) cron(key, def string) cron.Schedule {
+	s, ok := e.value(key)
+	if !ok {
+		s = def
+	}
+	sched, err := cron.ParseStandard(s)
+	if err != nil || strings.Contains(s, "TZ=") {
+		e.bad(key, s, fmt.Sprintf("not a cron schedule of five fields or a descriptor (the zone goes in _TIMEZONE), e.g. %q", def))
+		return nil
+	}
+	return sched
+}
+
+// location reads an IANA time zone name such as UTC or Europe/Paris.
+func (e *env) location(key, def string) *time.Location {
+	s, ok := e.value(key)
+	if !ok {
+		s = def
+	}
+	loc, err := time.LoadLocation(s)
+	if err != nil || s == "" || strings.EqualFold(s, "local") {
+		e.bad(key, s, fmt.Sprintf("not a time zone name, e.g. %q", def))
+		return time.UTC
+	}
+	return loc
 }
 
 // pause reads a Go duration that may be zero, such as "10s" or "0s".

@@ -101,7 +101,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"DATABASE_URL", ""},
 		{"DATABASE_URL", "postgres://user:secret@db:notaport/x"},
 		{"DATABASE_MAX_CONNS", "0"},
-		{"DATABASE_MAX_CONNS", strconv.Itoa(14 - 1)}, // below what the parts need at once
+		{"DATABASE_MAX_CONNS", strconv.Itoa(16 - 1)}, // below what the parts need at once
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
 		{"KAFKA_PRODUCT_EVENTS_TOPIC", "no spaces"},
@@ -117,6 +117,11 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"KAFKA_PRODUCT_EVENTS_MAX_ATTEMPTS", "0"},
 		{"KAFKA_PRODUCT_EVENTS_DLQ_TOPIC", "products"},  // the topic it reads
 		{"KAFKA_PRODUCT_EVENTS_HANDLER_TIMEOUT", "20s"}, // fits the drain alone, not with the commit after it
+		{"CLEANER_PROCESSED_EVENTS_LEASE_TTL", "1s"},    // one slow renewal would lose the lease
+		{"CLEANER_OLD_EVENTS_LEASE_TTL", "1s"},          // one slow renewal would lose the lease
+		{"WORKER_WEEKLY_DIGEST_CRON", "61 * * * *"},
+		{"WORKER_WEEKLY_DIGEST_CRON", "CRON_TZ=UTC @daily"}, // the zone goes in _TIMEZONE
+		{"WORKER_WEEKLY_DIGEST_TIMEZONE", "Mars/Olympus"},
 	} {
 		t.Run(tc.key+"="+tc.value, func(t *testing.T) {
 			_, err := Load(lookup(map[string]string{tc.key: tc.value}))

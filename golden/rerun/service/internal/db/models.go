@@ -8,6 +8,13 @@ import (
 	"time"
 )
 
+type GsgenLease struct {
+	Name      string
+	Holder    string
+	ExpiresAt time.Time
+	LastTick  time.Time
+}
+
 type ProcessedEvent struct {
 	Consumer    string
 	EventID     string
