@@ -170,9 +170,49 @@ func (m *Model) workerLadder() Ladder {
 	return l
 }
 
-// configEnv lists every variable config.go reads, in its order, except the
-// secret ones, with the value the model gives it.
+// Where the servers are on a developer's machine: config.go's defaults, so
+// that `make run` and the service's tests find the local ones.
+const (
+	LocalDatabaseURL  = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	LocalRedisAddr    = "127.0.0.1:6379"
+	LocalKafkaBrokers = "127.0.0.1:9092"
+)
+
+// configEnv is the ConfigMap: every variable config.go reads with a default,
+// less the secret ones, where the servers are in a cluster instead of on a
+// laptop.
 func (m *Model) configEnv() []EnvVar {
+	var env []EnvVar
+	for _, v := range m.localEnv() {
+		switch v.Name {
+		case "DATABASE_URL": // from a Secret
+			continue
+		case "REDIS_ADDR":
+			v = EnvVar{v.Name, deployRedisAddr, "not an answer: where Redis is in your cluster"}
+		case "KAFKA_BROKERS":
+			v = EnvVar{v.Name, deployKafkaBrokers, "not an answer: where Kafka is in your cluster"}
+		}
+		env = append(env, v)
+	}
+	return env
+}
+
+// Default is what the variable config.go reads as name takes when it is
+// unset, for the templates: config.go's constant and the README's table
+// both ask here, so they cannot disagree. An error for a variable without a
+// default.
+func (m *Model) Default(name string) (string, error) {
+	for _, v := range m.localEnv() {
+		if v.Name == name {
+			return v.Value, nil
+		}
+	}
+	return "", fmt.Errorf("config.go reads no variable %s with a default", name)
+}
+
+// localEnv lists every variable config.go reads with a default, in its
+// order, with that default: the value the model gives it.
+func (m *Model) localEnv() []EnvVar {
 	t := m.Timeouts
 	env := []EnvVar{
 		{"ADMIN_ADDR", ":" + strconv.Itoa(m.AdminPort), "not an answer: the service's default"},
@@ -190,16 +230,18 @@ func (m *Model) configEnv() []EnvVar {
 	// Where the servers are: the same for every kind that talks to them.
 	if m.UsesRedis {
 		env = append(env,
-			EnvVar{"REDIS_ADDR", deployRedisAddr, "not an answer: where Redis is in your cluster"},
+			EnvVar{"REDIS_ADDR", LocalRedisAddr, "not an answer: the service's default"},
 			EnvVar{"REDIS_DB", deployRedisDB, "not an answer: the service's default"},
 			EnvVar{"REDIS_TLS", "false", "not an answer: true when your Redis wants TLS"})
 	}
 	if m.UsesPostgres {
-		env = append(env, EnvVar{"DATABASE_MAX_CONNS", strconv.Itoa(m.Pool.Default), "derived: " + m.Pool.String()})
+		env = append(env,
+			EnvVar{"DATABASE_URL", LocalDatabaseURL, "not an answer: the service's default"},
+			EnvVar{"DATABASE_MAX_CONNS", strconv.Itoa(m.Pool.Default), "derived: " + m.Pool.String()})
 	}
 	if m.UsesKafka {
 		env = append(env,
-			EnvVar{"KAFKA_BROKERS", deployKafkaBrokers, "not an answer: where Kafka is in your cluster"},
+			EnvVar{"KAFKA_BROKERS", LocalKafkaBrokers, "not an answer: the service's default"},
 			EnvVar{"KAFKA_TLS", "false", "not an answer: true when your Kafka wants TLS"})
 	}
 	for _, k := range m.kindsOn() {
