@@ -155,6 +155,20 @@ func Docker(ctx context.Context, need bool, why string) Check {
 	return c
 }
 
+// OnPath checks that gsgen is on PATH: make demo draws its timeline with
+// it, and does without (a note) when it is not.
+func OnPath() Check {
+	c := Check{Name: "gsgen on PATH"}
+	path, err := exec.LookPath("gsgen")
+	if err != nil {
+		c.Status, c.Detail = Note, "not found: make demo runs, but draws no timeline"
+		c.Fix = "go install ./cmd/gsgen in gsgen's checkout, with $(go env GOPATH)/bin on PATH"
+		return c
+	}
+	c.Detail = path + " (make demo draws its timeline with it)"
+	return c
+}
+
 // FreePort checks that nothing listens on addr yet, by listening on it.
 func FreePort(what, addr, variable string) Check {
 	c := Check{Name: fmt.Sprintf("port %s (%s)", addr, what)}

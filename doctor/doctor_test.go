@@ -218,3 +218,15 @@ func TestRunNeedsDockerOnlyWithoutServers(t *testing.T) {
 		}
 	}
 }
+
+func TestOnPath(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	wantStatus(t, OnPath(), Note, "no timeline", "go install ./cmd/gsgen")
+	bin := t.TempDir()
+	writeFile(t, filepath.Join(bin, "gsgen"), "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(bin, "gsgen"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	wantStatus(t, OnPath(), OK, filepath.Join(bin, "gsgen"))
+}

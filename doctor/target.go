@@ -19,6 +19,8 @@ type Target struct {
 	// when no server address is set, run the servers in docker.
 	Compose bool
 	Ports   []Port // the ports the service listens on
+	// Demo says the service has make demo, which calls gsgen timeline.
+	Demo bool
 }
 
 // Port is a port the service listens on.
@@ -51,6 +53,9 @@ func Run(ctx context.Context, t Target) Report {
 		// servers answering here, only make up still needs it.
 		why := "make up runs the service in it; make demo too when DATABASE_URL and REDIS_ADDR are unset"
 		r = append(r, Docker(ctx, !serversOK, why))
+	}
+	if t.Demo {
+		r = append(r, OnPath())
 	}
 	for _, p := range t.Ports {
 		r = append(r, FreePort(p.What, p.Addr, p.Var))

@@ -114,6 +114,9 @@ func serviceTarget(dir string, m *generator.Model) doctor.Target {
 	if _, err := os.Stat(filepath.Join(dir, "compose.yaml")); err == nil {
 		t.Compose = true
 	}
+	if _, err := os.Stat(filepath.Join(dir, "cmd", m.Name+"-demo")); err == nil {
+		t.Demo = true
+	}
 	if m.HTTP {
 		t.Ports = append(t.Ports, doctor.Port{What: "HTTP, make run", Addr: server("HTTP_ADDR").Addr, Var: "HTTP_ADDR"})
 	}
