@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
@@ -600,4 +601,55 @@ func setDefault[T comparable](v *T, def T) {
 	if *v == zero {
 		*v = def
 	}
+}
+
+// CleanerTarget is what a new cleaner of the service m is offered: the first
+// table of its schema (gsgen's, then the user's in migration order) that has
+// a timestamp column and that none of m's cleaners cleans yet, with the
+// column a cleaner of it compares (TimestampColumnOf). ok is false when
+// every such table has a cleaner.
+func (m *Model) CleanerTarget() (table, column string, ok bool) {
+	schema, err := m.schema()
+	if err != nil {
+		return "", "", false
+	}
+	var order []*Table
+	for _, gt := range gsgenTables {
+		if t := schema[gt.name]; t != nil {
+			order = append(order, t)
+		}
+	}
+	var users []*Table
+	for name, t := range schema {
+		if _, own := gsgenTableNamed(name); !own {
+			users = append(users, t)
+		}
+	}
+	slices.SortFunc(users, func(a, b *Table) int { return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.Name, b.Name)) })
+	for _, t := range append(order, users...) {
+		cleaned := slices.ContainsFunc(m.Cleaners, func(c CleanerJob) bool { return c.Table == t.Name })
+		if col := m.TimestampColumnOf(t.Name); col != "" && !cleaned {
+			return t.Name, col, true
+		}
+	}
+	return "", "", false
+}
+
+// TimestampColumnOf is the column a cleaner of table compares: the one
+// gsgen's own cleaner of it uses, else the table's first timestamp column;
+// "" when the service has no such table, or it has no timestamp column.
+func (m *Model) TimestampColumnOf(table string) string {
+	if t, ok := gsgenTableNamed(table); ok {
+		return t.expires
+	}
+	schema, err := m.schema()
+	if err != nil || schema[table] == nil {
+		return ""
+	}
+	for _, c := range schema[table].Columns {
+		if c.isTimestamp() {
+			return c.Name
+		}
+	}
+	return ""
 }

@@ -44,10 +44,12 @@ type Probe struct {
 	PeriodSeconds, TimeoutSeconds, FailureThreshold int64
 }
 
-// EnvVar is one ConfigMap entry: an environment variable config.go reads.
+// EnvVar is an environment variable config.go reads, with its default: a
+// ConfigMap entry, a constant of config.go, a row of the README's table.
 type EnvVar struct {
-	Name, Value string
+	Name, Value string // Value as the environment spells it: "25s", "19"
 	From        string // where the value comes from, for a comment beside it
+	Go          string // Value as a Go constant expression, for config.go: 25 * time.Second
 }
 
 // SecretEnv is an environment variable taken from a key of a Secret.
@@ -89,8 +91,6 @@ const (
 // Values that are not answers: the same as config.go's defaults (a test in
 // golden/ reads both) or the in-cluster addresses of the dependencies.
 const (
-	deployLogLevel     = "info"
-	deployRedisDB      = "0"
 	deployRedisAddr    = "redis:6379"
 	deployKafkaBrokers = "kafka:9092"
 	deployReplicas     = 2
@@ -99,7 +99,7 @@ const (
 // deployOutboxMaxMessageBytes is the relay's largest event, config.go's
 // default: kafka-go's default BatchBytes (1 MiB), just under a broker's
 // default message.max.bytes (1048588).
-const deployOutboxMaxMessageBytes = "1048576"
+const deployOutboxMaxMessageBytes = 1048576
 
 // deploy derives the deploy values. Kubernetes counts the grace period and a
 // preStop sleep in whole seconds, so it refuses either when it is not whole:
@@ -170,37 +170,90 @@ func (m *Model) workerLadder() Ladder {
 	return l
 }
 
-// configEnv lists every variable config.go reads, in its order, except the
-// secret ones, with the value the model gives it.
+// Where the servers are on a developer's machine: config.go's defaults, so
+// that `make run` and the service's tests find the local ones.
+const (
+	LocalDatabaseURL  = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	LocalRedisAddr    = "127.0.0.1:6379"
+	LocalKafkaBrokers = "127.0.0.1:9092"
+)
+
+// configEnv is the ConfigMap: every variable config.go reads with a default,
+// less the secret ones, where the servers are in a cluster instead of on a
+// laptop.
 func (m *Model) configEnv() []EnvVar {
+	var env []EnvVar
+	for _, v := range m.localEnv() {
+		switch v.Name {
+		case "DATABASE_URL": // from a Secret
+			continue
+		case "REDIS_ADDR":
+			v = textVar(v.Name, deployRedisAddr, "not an answer: where Redis is in your cluster")
+		case "KAFKA_BROKERS":
+			v = textVar(v.Name, deployKafkaBrokers, "not an answer: where Kafka is in your cluster")
+		}
+		env = append(env, v)
+	}
+	return env
+}
+
+// Default is what the variable config.go reads as name takes when it is
+// unset, for the templates: the README's table asks here, config.go's
+// constants ask GoDefault and the ConfigMap is configEnv, all from
+// localEnv, so they cannot disagree. An error for a variable without a
+// default.
+func (m *Model) Default(name string) (string, error) {
+	for _, v := range m.localEnv() {
+		if v.Name == name {
+			return v.Value, nil
+		}
+	}
+	return "", fmt.Errorf("config.go reads no variable %s with a default", name)
+}
+
+// GoDefault is Default as config.go writes it: a Go constant expression.
+func (m *Model) GoDefault(name string) (string, error) {
+	for _, v := range m.localEnv() {
+		if v.Name == name {
+			return v.Go, nil
+		}
+	}
+	return "", fmt.Errorf("config.go reads no variable %s with a default", name)
+}
+
+// localEnv lists every variable config.go reads with a default, in its
+// order, with that default: the value the model gives it.
+func (m *Model) localEnv() []EnvVar {
 	t := m.Timeouts
 	env := []EnvVar{
-		{"ADMIN_ADDR", ":" + strconv.Itoa(m.AdminPort), "not an answer: the service's default"},
-		{"PPROF", "false", "not an answer: turn the profiler on by hand when you need it"},
+		textVar("ADMIN_ADDR", ":"+strconv.Itoa(m.AdminPort), "not an answer: the service's default"),
+		boolVar("PPROF", false, "not an answer: turn the profiler on by hand when you need it"),
 		durationVar("TERMINATION_GRACE_PERIOD", m.Ladder.Grace, "timeouts.grace: terminationGracePeriodSeconds, for the service to check its budget"),
 		durationVar("PRESTOP_SLEEP", m.Ladder.PreStop, preStopFrom(m)),
 		durationVar("SHUTDOWN_MARGIN", m.Ladder.Margin, "timeouts.margin"),
 		durationVar("CLOSE_TIMEOUT", t.CloseBudget, "timeouts.close_budget"),
-		{"LOG_LEVEL", deployLogLevel, "not an answer: the service's default"},
+		{Name: "LOG_LEVEL", Value: "info", Go: "slog.LevelInfo", From: "not an answer: the service's default"},
 		durationVar("WORKER_DRAIN_TIMEOUT", t.WorkerDrain, "timeouts.worker_drain"),
 	}
 	if m.Tracing {
-		env = append(env, EnvVar{"OTEL_SDK_DISABLED", "false", "not an answer: true turns tracing off"})
+		env = append(env, boolVar("OTEL_SDK_DISABLED", false, "not an answer: true turns tracing off"))
 	}
 	// Where the servers are: the same for every kind that talks to them.
 	if m.UsesRedis {
 		env = append(env,
-			EnvVar{"REDIS_ADDR", deployRedisAddr, "not an answer: where Redis is in your cluster"},
-			EnvVar{"REDIS_DB", deployRedisDB, "not an answer: the service's default"},
-			EnvVar{"REDIS_TLS", "false", "not an answer: true when your Redis wants TLS"})
+			textVar("REDIS_ADDR", LocalRedisAddr, "not an answer: the service's default"),
+			countVar("REDIS_DB", 0, "not an answer: the service's default"),
+			boolVar("REDIS_TLS", false, "not an answer: true when your Redis wants TLS"))
 	}
 	if m.UsesPostgres {
-		env = append(env, EnvVar{"DATABASE_MAX_CONNS", strconv.Itoa(m.Pool.Default), "derived: " + m.Pool.String()})
+		env = append(env,
+			textVar("DATABASE_URL", LocalDatabaseURL, "not an answer: the service's default"),
+			countVar("DATABASE_MAX_CONNS", m.Pool.Default, "derived: "+m.Pool.String()))
 	}
 	if m.UsesKafka {
 		env = append(env,
-			EnvVar{"KAFKA_BROKERS", deployKafkaBrokers, "not an answer: where Kafka is in your cluster"},
-			EnvVar{"KAFKA_TLS", "false", "not an answer: true when your Kafka wants TLS"})
+			textVar("KAFKA_BROKERS", LocalKafkaBrokers, "not an answer: the service's default"),
+			boolVar("KAFKA_TLS", false, "not an answer: true when your Kafka wants TLS"))
 	}
 	for _, k := range m.kindsOn() {
 		if k.env != nil {

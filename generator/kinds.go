@@ -163,7 +163,7 @@ func httpDrains(m *Model) []Drain {
 
 func httpEnv(m *Model) []EnvVar {
 	return []EnvVar{
-		{"HTTP_ADDR", ":" + strconv.Itoa(m.HTTPPort), "http.port"},
+		textVar("HTTP_ADDR", ":"+strconv.Itoa(m.HTTPPort), "http.port"),
 		durationVar("HTTP_SHUTDOWN_TIMEOUT", m.Timeouts.HTTPShutdown, "timeouts.http_shutdown"),
 	}
 }
@@ -209,7 +209,7 @@ func taskBound(name, field string, d time.Duration, m *Model) Bound {
 
 func asynqEnv(m *Model) []EnvVar {
 	env := []EnvVar{
-		{"ASYNQ_CONCURRENCY", strconv.Itoa(m.TaskServer.Concurrency), "asynq.concurrency"},
+		countVar("ASYNQ_CONCURRENCY", m.TaskServer.Concurrency, "asynq.concurrency"),
 		durationVar("ASYNQ_SHUTDOWN_TIMEOUT", m.Timeouts.AsynqShutdown, "timeouts.asynq_shutdown"),
 	}
 	if m.AsynqWorker {
@@ -235,15 +235,15 @@ func outboxBounds(m *Model) []Bound {
 func outboxEnv(m *Model) []EnvVar {
 	r := m.Relay
 	return []EnvVar{
-		{"OUTBOX_BATCH_SIZE", strconv.Itoa(r.BatchSize), "outbox.batch_size"},
+		countVar("OUTBOX_BATCH_SIZE", r.BatchSize, "outbox.batch_size"),
 		durationVar("OUTBOX_POLL_INTERVAL", r.PollInterval, "outbox.poll_interval"),
 		durationVar("OUTBOX_BATCH_TIMEOUT", r.BatchTimeout, "outbox.batch_timeout"),
-		{"OUTBOX_ORDERED", strconv.FormatBool(r.Ordered), "not outbox.unordered"},
-		{"OUTBOX_RELAYS", strconv.Itoa(r.Relays), "outbox.relays"},
-		{"OUTBOX_MAX_ATTEMPTS", strconv.Itoa(r.MaxAttempts), "outbox.max_attempts"},
+		boolVar("OUTBOX_ORDERED", r.Ordered, "not outbox.unordered"),
+		countVar("OUTBOX_RELAYS", r.Relays, "outbox.relays"),
+		countVar("OUTBOX_MAX_ATTEMPTS", r.MaxAttempts, "outbox.max_attempts"),
 		durationVar("OUTBOX_BACKOFF_MIN", r.BackoffMin, "outbox.backoff_min"),
 		durationVar("OUTBOX_BACKOFF_MAX", r.BackoffMax, "outbox.backoff_max"),
-		{"OUTBOX_MAX_MESSAGE_BYTES", deployOutboxMaxMessageBytes, "not an answer: at most the topics' max.message.bytes"},
+		countVar("OUTBOX_MAX_MESSAGE_BYTES", deployOutboxMaxMessageBytes, "not an answer: at most the topics' max.message.bytes"),
 	}
 }
 
@@ -281,13 +281,13 @@ func consumerEnv(m *Model) []EnvVar {
 	for i, c := range m.Consumers {
 		from := fmt.Sprintf("kafka[%d].", i)
 		env = append(env,
-			EnvVar{c.EnvPrefix + "TOPIC", c.Topic, from + "topic"},
-			EnvVar{c.EnvPrefix + "GROUP", c.Group, from + "group"},
+			textVar(c.EnvPrefix+"TOPIC", c.Topic, from+"topic"),
+			textVar(c.EnvPrefix+"GROUP", c.Group, from+"group"),
 			durationVar(c.EnvPrefix+"HANDLER_TIMEOUT", c.HandlerTimeout, from+"handler_timeout"),
 			durationVar(c.EnvPrefix+"COMMIT_TIMEOUT", c.CommitTimeout, from+"commit_timeout"),
-			EnvVar{c.EnvPrefix + "MAX_ATTEMPTS", strconv.Itoa(c.MaxAttempts), from + "max_attempts"},
-			EnvVar{c.EnvPrefix + "DLQ_TOPIC", c.DeadLetterTopic, from + "dead_letter_topic"},
-			EnvVar{c.EnvPrefix + "BATCH_SIZE", strconv.Itoa(c.BatchSize), from + "batch_size"},
+			countVar(c.EnvPrefix+"MAX_ATTEMPTS", c.MaxAttempts, from+"max_attempts"),
+			textVar(c.EnvPrefix+"DLQ_TOPIC", c.DeadLetterTopic, from+"dead_letter_topic"),
+			countVar(c.EnvPrefix+"BATCH_SIZE", c.BatchSize, from+"batch_size"),
 		)
 	}
 	return env
@@ -312,7 +312,7 @@ func cleanerEnv(m *Model) []EnvVar {
 		env = append(env,
 			durationVar(c.EnvPrefix+"RETENTION", c.Retention, from+"retention"),
 			durationVar(c.EnvPrefix+"INTERVAL", c.Interval, from+"interval"),
-			EnvVar{c.EnvPrefix + "BATCH_SIZE", strconv.Itoa(c.BatchSize), from + "batch_size"},
+			countVar(c.EnvPrefix+"BATCH_SIZE", c.BatchSize, from+"batch_size"),
 		)
 		env = append(env, leaseEnv(c.EnvPrefix, c.Lease, from)...)
 	}
@@ -409,7 +409,21 @@ func taskSettings(a Answers) []setting {
 	return s
 }
 
-// durationVar is a variable holding a duration answer.
+// durationVar, countVar, boolVar and textVar make a variable holding a
+// value of their type: as the environment spells it, and as config.go's
+// constant.
 func durationVar(name string, d time.Duration, from string) EnvVar {
-	return EnvVar{name, Seconds(d), from}
+	return EnvVar{Name: name, Value: Seconds(d), From: from, Go: GoDuration(d)}
+}
+
+func countVar(name string, n int, from string) EnvVar {
+	return EnvVar{Name: name, Value: strconv.Itoa(n), From: from, Go: strconv.Itoa(n)}
+}
+
+func boolVar(name string, b bool, from string) EnvVar {
+	return EnvVar{Name: name, Value: strconv.FormatBool(b), From: from, Go: strconv.FormatBool(b)}
+}
+
+func textVar(name, s, from string) EnvVar {
+	return EnvVar{Name: name, Value: s, From: from, Go: strconv.Quote(s)}
 }

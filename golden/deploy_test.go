@@ -997,3 +997,89 @@ func TestReadmeDocumentsEveryVariable(t *testing.T) {
 		})
 	}
 }
+
+// TestReadmeDefaultsAreConfigGos holds the README's variable table to
+// config.go, value by value: each default the table gives is the default
+// config.go reads (checkConfigMap holds the ConfigMap to the same), a row
+// saying "unset" or "empty" is a variable config.go reads without one, and
+// the table lists no variable config.go does not read.
+func TestReadmeDefaultsAreConfigGos(t *testing.T) {
+	for _, p := range presets(t) {
+		t.Run(p.name, func(t *testing.T) {
+			configGo := filepath.Join(p.tree, "internal", "config", "config.go")
+			read := configReads(t, configGo)
+			src, err := os.ReadFile(configGo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			readAtAll := map[string]bool{}
+			for name := range read {
+				readAtAll[name] = true
+			}
+			for _, m := range envKey.FindAllStringSubmatch(string(src), -1) {
+				for _, q := range regexp.MustCompile(`"([A-Z0-9_]+)"`).FindAllStringSubmatch(m[1], -1) {
+					readAtAll[q[1]] = true
+				}
+			}
+			rows := configTable(t, filepath.Join(p.tree, "README.md"))
+			checked := 0
+			for _, r := range rows {
+				if !readAtAll[r.name] {
+					t.Errorf("README.md documents %s, which config.go does not read", r.name)
+					continue
+				}
+				def, hasDefault := read[r.name]
+				switch {
+				case r.value == "unset" || r.value == "empty":
+					if hasDefault {
+						t.Errorf("README.md says %s is %s; config.go's default is %v", r.name, r.value, def.def)
+					}
+				case !hasDefault:
+					t.Errorf("README.md gives %s the default %q; config.go reads it without one", r.name, r.value)
+				default:
+					value, ok := strings.CutPrefix(r.value, "`")
+					value, ok2 := strings.CutSuffix(value, "`")
+					if !ok || !ok2 {
+						t.Errorf("README.md's default of %s is %q, not one `value`", r.name, r.value)
+						continue
+					}
+					if err := def.matches(value); err != nil {
+						t.Errorf("README.md says %s defaults to %q; config.go's default differs: %v", r.name, value, err)
+					}
+					checked++
+				}
+			}
+			if checked < len(read)-1 { // the tracing table's OTEL_SDK_DISABLED aside, every default is in the table
+				t.Errorf("compared %d defaults of the %d config.go has", checked, len(read))
+			}
+		})
+	}
+}
+
+// configRow is one row of the README's tables of variables that names one
+// variable.
+type configRow struct{ name, value string }
+
+// configTable reads the rows of the README's section "Configuration" (its
+// tracing table too) that name one variable.
+func configTable(t *testing.T, path string) []configRow {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Configuration\n")
+	if !ok {
+		t.Fatalf("%s has no section Configuration", path)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	row := regexp.MustCompile("(?m)^\\| `([A-Z][A-Z0-9_]*)` \\| ([^|]+) \\|")
+	var out []configRow
+	for _, m := range row.FindAllStringSubmatch(section, -1) {
+		out = append(out, configRow{m[1], strings.TrimSpace(m[2])})
+	}
+	if len(out) < 5 {
+		t.Fatalf("%s: only %d rows in its Configuration tables: has their shape changed?", path, len(out))
+	}
+	return out
+}

@@ -125,7 +125,9 @@ func TestAddAsks(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
-	for _, want := range []string{`"Nightly" is not a valid name`, "worker nightly timeout 30s + lease release 1s = 31s is longer than worker drain 20s", "create    internal/worker/nightly.go"} {
+	for _, want := range []string{`"Nightly" is not a valid name`, "worker nightly timeout 30s + lease release 1s = 31s is longer than worker drain 20s", "create    internal/worker/nightly.go",
+		"Add worker nightly to the service shop in " + dir + "? [Y/n]",
+		"Next steps:\n  fill in internal/worker/nightly.go, internal/worker/nightly_test.go (yours: gsgen never overwrites them)\n  cd " + dir + "\n  make test\n"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -142,23 +144,50 @@ func TestAddAsks(t *testing.T) {
 	}
 }
 
-// The prompts offer a new cleaner one of gsgen's tables the service has,
-// with the column gsgen's own cleaner of it compares.
+// The prompts offer a new cleaner a table no cleaner cleans yet, with its
+// timestamp column (one of the user's tables here: gsgen's processed_event
+// has its cleaner); once every table has one, gsgen's table, and the column
+// of whichever table is answered.
 func TestAddAsksForACleaner(t *testing.T) {
 	dir := newService(t, t.TempDir(), "shop", "--components", "http,kafka")
+	writeFile(t, filepath.Join(dir, "db", "migrations", "0100_sessions.sql"),
+		"CREATE TABLE sessions (id uuid PRIMARY KEY, note text, created_on date, expires_at timestamptz NOT NULL);\n")
 	answers := []string{
-		"4",          // What to add: cleaner (http is there: outbox 1, asynq 2, kafka 3)
-		"old-events", // Cleaner name
-		"",           // Table [processed_event]
-		"",           // Timestamp column [processed_at]
-		"48h",        // Retention [168h]
-		"",           // Add cleaner old-events? [Y/n]
+		"4",                // What to add: cleaner (http is there: outbox 1, asynq 2, kafka 3)
+		"expired-sessions", // Cleaner name
+		"",                 // Table [sessions]
+		"",                 // Timestamp column [expires_at]
+		"720h",             // Retention [168h]
+		"",                 // Add cleaner expired-sessions to the service shop in DIR? [Y/n]
 	}
 	code, stdout, stderr := gsgenAnswering(t, answers, "add", "--accessible", "--dir", dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
+	for _, want := range []string{"Table [sessions]:", "Timestamp column [expires_at]:", "Add cleaner expired-sessions to the service shop in " + dir + "? [Y/n]",
+		"Next steps:\n  nothing to fill in: gsgen wrote all of it"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
 	yaml, _ := os.ReadFile(filepath.Join(dir, "gsgen.yaml"))
+	if !strings.Contains(string(yaml), "name: expired-sessions\n    table: sessions\n    column: expires_at\n    retention: 720h") {
+		t.Errorf("gsgen.yaml:\n%s", yaml)
+	}
+
+	answers = []string{
+		"4",          // What to add: cleaner
+		"old-events", // Cleaner name
+		"",           // Table [processed_event]: every table has a cleaner
+		"",           // Timestamp column [processed_at]
+		"48h",        // Retention [168h]
+		"",           // Add cleaner old-events? [Y/n]
+	}
+	code, stdout, stderr = gsgenAnswering(t, answers, "add", "--accessible", "--dir", dir)
+	if code != exitOK || !strings.Contains(stdout, "Table [processed_event]:") || !strings.Contains(stdout, "Timestamp column [processed_at]:") {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	yaml, _ = os.ReadFile(filepath.Join(dir, "gsgen.yaml"))
 	if !strings.Contains(string(yaml), "name: old-events\n    table: processed_event\n    column: processed_at\n    retention: 48h") {
 		t.Errorf("gsgen.yaml:\n%s", yaml)
 	}
@@ -211,6 +240,31 @@ func TestPlanShowsSchedulesAndScopes(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The column offered follows the table answered: the first timestamp column
+// of the user's table.
+func TestAddCleanerColumnFollowsTheTable(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop", "--components", "http,outbox")
+	writeFile(t, filepath.Join(dir, "db", "migrations", "0100_orders.sql"),
+		"CREATE TABLE orders (id bigint PRIMARY KEY, note text, placed_at timestamptz NOT NULL, shipped_at timestamptz);\n")
+	answers := []string{
+		"3",          // What to add: cleaner (http and outbox are there: asynq 1, kafka 2, cleaner 3)
+		"old-orders", // Cleaner name
+		"orders",     // Table [outbox_event]: gsgen's table has no cleaner yet, but the user's is wanted
+		"",           // Timestamp column [placed_at]
+		"",           // Retention
+		"",           // confirm
+	}
+	code, stdout, stderr := gsgenAnswering(t, answers, "add", "--accessible", "--dir", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, want := range []string{"Table [outbox_event]:", "Timestamp column [placed_at]:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 }

@@ -166,6 +166,7 @@ func TestPromptsAskAgainWithTheReason(t *testing.T) {
 		"0s", "", // close
 		"",    // margin
 		"20s", // grace period: breaks the ladder
+		"",    // Which number do you change? [grace]
 		"",    // grace period, asked again: keep the value offered
 		"",    // Write it to DIR?
 	}
@@ -182,6 +183,10 @@ func TestPromptsAskAgainWithTheReason(t *testing.T) {
 		`"25 seconds" is not a duration; write it in Go syntax`,
 		"0s must be positive",
 		"The timeouts do not fit: timeouts.grace: 20s is shorter than preStop 10s + HTTP drain 25s + close 1s + margin 5s = 41s",
+		"Which number do you change? [grace]:",
+		"1. grace — raise the grace period to 41s",
+		"2. http_shutdown — shorten HTTP drain (http_shutdown) to 4s",
+		"3. worker_drain — shorten worker drain (worker_drain) to 4s",
 		"grace period [41s]:",
 	} {
 		if !strings.Contains(stdout, reason) {
@@ -190,6 +195,40 @@ func TestPromptsAskAgainWithTheReason(t *testing.T) {
 	}
 	if got, want := printedCommand(stdout, dir), "gsgen new DIR --grace 41s --yes"; got != want {
 		t.Errorf("printed command %q, want %q\n%s", got, want, stdout)
+	}
+}
+
+// A broken ladder asks which of the numbers it names to change, and the
+// grace period is offered at least the sum its help gives.
+func TestPromptsBrokenLadderAsksWhichNumber(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "orders")
+	answers := []string{
+		"", "", "0", "", // name, module, components (http), HTTP port
+		"",         // preStop
+		"50s",      // HTTP drain
+		"", "", "", // worker drain, close, margin
+		"60s", // grace period [66s]: typed shorter, breaks the ladder
+		"2",   // Which number do you change? the HTTP drain
+		"",    // HTTP drain, asked again [44s]
+		"",    // Write it to DIR?
+	}
+	code, stdout, stderr := gsgenAnswering(t, answers, "new", dir, "--accessible")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, want := range []string{
+		"preStop + longest drain + close + margin = 66s, so at least that\ngrace period [66s]:",
+		"use grace 66s or more, or shorten http_shutdown to 44s",
+		"1. grace — raise the grace period to 66s",
+		"2. http_shutdown — shorten HTTP drain (http_shutdown) to 44s",
+		"HTTP drain [44s]:",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if got, want := printedCommand(stdout, dir), "gsgen new DIR --http-shutdown 44s --yes"; got != want {
+		t.Errorf("printed command %q, want %q", got, want)
 	}
 }
 

@@ -35,29 +35,31 @@ func addRerunFlags(cmd *cobra.Command) *rerunFlags {
 // rerun reads the service, lets edit change its answers, regenerates and
 // writes (or, with --dry-run, shows) the changes.
 func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
-	return rerunService(e, f, func(_ *generator.Service, a *generator.Answers) error { return edit(a) })
+	_, err := rerunService(e, f, func(_ *generator.Service, a *generator.Answers) error { return edit(a) })
+	return err
 }
 
 // rerunService is rerun with the service at hand, for an edit that checks
-// answers against it (its own SQL included).
-func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generator.Answers) error) error {
+// answers against it (its own SQL included). It returns the changes
+// written; none on a dry run.
+func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generator.Answers) error) (generator.Changes, error) {
 	if err := refuseLab(f.dir, f.forceLab); err != nil {
-		return err
+		return nil, err
 	}
 	// The lock is held for the whole read-modify-write: a second run waits,
 	// then reads what this one wrote.
 	d, err := generator.OpenServiceDir(f.dir, f.dryRun, e.say)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer d.Close()
 	svc, err := d.ReadService()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	a := svc.Answers
 	if err := edit(svc, &a); err != nil {
-		return err
+		return nil, err
 	}
 	m, changes, err := svc.Regenerate(a.WithDefaults(), f.force)
 	var edited *generator.HandEditError
@@ -65,23 +67,44 @@ func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generato
 		fmt.Fprint(e.stdout, edited.Diffs)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	printWarnings(e, m)
 	if f.dryRun {
 		fmt.Fprint(e.stdout, changes.Diff())
 		fmt.Fprintf(e.stdout, "dry run: nothing written to %s\n", f.dir)
-		return nil
+		return nil, nil
 	}
 	if err := d.Apply(changes); err != nil {
-		return err
+		return nil, err
 	}
 	for _, c := range changes {
 		if c.Action != generator.Identical && c.Action != generator.Keep {
 			fmt.Fprintf(e.stdout, "%-9s %s%s\n", c.Action, c.Path, rerunNote(c))
 		}
 	}
-	return nil
+	return changes, nil
+}
+
+// printAddNextSteps says what to do after an add: fill in the files it
+// created for the user (a handler, a function), then run the tests.
+func printAddNextSteps(e *env, dir string, changes generator.Changes) {
+	var yours []string
+	for _, c := range changes {
+		if c.Action == generator.Create && c.Owner == generator.OwnedByUser {
+			yours = append(yours, c.Path)
+		}
+	}
+	fmt.Fprintln(e.stdout, "\nNext steps:")
+	if len(yours) > 0 {
+		fmt.Fprintf(e.stdout, "  fill in %s (yours: gsgen never overwrites them)\n", strings.Join(yours, ", "))
+	} else {
+		fmt.Fprintln(e.stdout, "  nothing to fill in: gsgen wrote all of it (gsgen.yaml holds its settings)")
+	}
+	if dir != "." {
+		fmt.Fprintf(e.stdout, "  %s\n", shellJoin("cd", dir))
+	}
+	fmt.Fprintln(e.stdout, "  make test")
 }
 
 // rerunNote explains a change that needs more than its action.
@@ -134,7 +157,7 @@ you edited by hand stop the run with a diff, unless --force.`,
 				name = args[1]
 			}
 			var before []string
-			err := rerunService(e, rf, func(svc *generator.Service, a *generator.Answers) error {
+			changes, err := rerunService(e, rf, func(svc *generator.Service, a *generator.Answers) error {
 				before = a.Components
 				if err := settings.apply(cmd.Flags(), a); err != nil {
 					return err
@@ -149,7 +172,7 @@ you edited by hand stop the run with a diff, unless --force.`,
 						return &generator.InputError{Field: "KIND", Msg: "no KIND given, and stdin is not a terminal, so gsgen cannot ask",
 							Fix: "name it: gsgen add KIND [NAME], KIND one of " + strings.Join(generator.KindNames(), ", ") + " (e.g. " + addExample[generator.Worker] + "), or pass --accessible to answer line by line on stdin"}
 					}
-					added, err := prompt.AddInterview(ask, *a, rf.dir, svc.ModelOf)
+					added, err := prompt.AddInterview(ask, *a, absOrSame(rf.dir), svc.ModelOf)
 					if cerr := ask.Close(); err == nil {
 						err = cerr
 					}
@@ -165,6 +188,9 @@ you edited by hand stop the run with a diff, unless --force.`,
 			})
 			if err == nil && kind == string(generator.Task) && !slices.Contains(before, string(generator.Asynq)) {
 				fmt.Fprintln(e.stdout, "added asynq too: a task type needs a task server (asynq.mode in gsgen.yaml says where it runs)")
+			}
+			if err == nil && !rf.dryRun {
+				printAddNextSteps(e, rf.dir, changes)
 			}
 			return err
 		},

@@ -102,7 +102,7 @@ in the right order, with Kubernetes timeouts that agree with the Go code.`,
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{shortFlagError(err)} })
-	root.AddCommand(newNewCmd(e), newAddCmd(e), newRegenCmd(e), newUpgradeCmd(e), newRemoveCmd(e), newPlanCmd(e), newTimelineCmd(e), newVetCmd(e), newLabCmd(e), newVersionCmd(e))
+	root.AddCommand(newNewCmd(e), newAddCmd(e), newRegenCmd(e), newUpgradeCmd(e), newRemoveCmd(e), newPlanCmd(e), newTimelineCmd(e), newVetCmd(e), newLabCmd(e), newDoctorCmd(e), newVersionCmd(e))
 	return root
 }
 

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -19,7 +20,8 @@ type Added struct {
 // kind (a component it lacks, or one more named instance), the name, the
 // kind's settings. model validates answers as the service will (its own SQL
 // included), and each answer is checked as it is typed. It returns once the
-// user confirms adding it to dir.
+// user confirms adding it to the service in dir (shown as given: pass it
+// absolute, so the question names the directory).
 func AddInterview(ask Asker, a generator.Answers, dir string, model func(generator.Answers) (*generator.Model, error)) (Added, error) {
 	iv := &interview{ask: ask, a: clone(a), asked: map[string]question{}, model: model, boundsNow: true}
 	var opts []Option
@@ -58,7 +60,7 @@ func AddInterview(ask Asker, a generator.Answers, dir string, model func(generat
 		what += " " + added.Name
 	}
 	ask.Say(fmt.Sprintf("Service %s with %s: %s\n\nShutdown budget\n%s", m.Name, what, strings.Join(m.Answers.Components, ", "), m.Ladder.Table()))
-	ok, err := ask.Confirm(fmt.Sprintf("Add %s to %s?", what, dir), true)
+	ok, err := ask.Confirm(fmt.Sprintf("Add %s to the service %s in %s?", what, m.Name, dir), true)
 	switch {
 	case err != nil:
 		return Added{}, err
@@ -72,6 +74,12 @@ func AddInterview(ask Asker, a generator.Answers, dir string, model func(generat
 // addInstance asks for the name and settings of one more instance of k and
 // adds it to the answers; it returns the name.
 func (iv *interview) addInstance(k *generator.Kind) (string, error) {
+	// The service as it is, before the new instance: what a new cleaner is
+	// offered comes from its schema and its cleaners.
+	service, err := iv.model(iv.defaults())
+	if err != nil {
+		return "", err
+	}
 	title := map[bool]string{true: "Task type", false: strings.ToUpper(k.Instances.Noun[:1]) + k.Instances.Noun[1:] + " name"}[k.Name == generator.Task]
 	i := len(k.Instances.Names(iv.a))
 	field := fmt.Sprintf("%s[%d]", k.Instances.Field, i)
@@ -97,7 +105,10 @@ func (iv *interview) addInstance(k *generator.Kind) (string, error) {
 	if iv.a, err = add(iv.a, k.Name, s); err != nil {
 		return "", err
 	}
-	for _, q := range iv.settings(k, i) {
+	if table, column, ok := service.CleanerTarget(); ok && k.Name == generator.Cleaner {
+		iv.a.Cleaners[i].Table, iv.a.Cleaners[i].Column = table, column // a table no cleaner cleans yet
+	}
+	for _, q := range iv.settings(k, i, service) {
 		if err := iv.text(q); err != nil {
 			return "", err
 		}
@@ -129,8 +140,9 @@ var nameHelp = map[generator.Component]string{
 }
 
 // settings are the questions of a new instance i of k, each offering what
-// the defaults give.
-func (iv *interview) settings(k *generator.Kind, i int) []question {
+// the defaults give; a cleaner's column, the timestamp column of the table
+// answered before it in the service (as it was before the addition).
+func (iv *interview) settings(k *generator.Kind, i int, service *generator.Model) []question {
 	d := iv.defaults()
 	switch k.Name {
 	case generator.Kafka:
@@ -142,7 +154,11 @@ func (iv *interview) settings(k *generator.Kind, i int) []question {
 		return []question{
 			{field: fmt.Sprintf("cleaners[%d].table", i), title: "Table", def: c.Table, help: "the table to clean: gsgen's or one your migrations create",
 				set: func(a *generator.Answers, s string) error { a.Cleaners[i].Table = s; return nil }},
-			{field: fmt.Sprintf("cleaners[%d].column", i), title: "Timestamp column", def: generator.TimestampColumn(c.Table, c.Column), help: "rows whose column is older than the retention are deleted",
+			{field: fmt.Sprintf("cleaners[%d].column", i), title: "Timestamp column", help: "rows whose column is older than the retention are deleted",
+				offer: func() string {
+					table := iv.a.Cleaners[i].Table
+					return cmp.Or(service.TimestampColumnOf(table), generator.TimestampColumn(table, c.Column))
+				},
 				set: func(a *generator.Answers, s string) error { a.Cleaners[i].Column = s; return nil }},
 			{field: fmt.Sprintf("cleaners[%d].retention", i), title: "Retention", def: c.Retention.String(), help: "how long rows are kept, e.g. 168h for a week",
 				set: func(a *generator.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},

@@ -83,11 +83,17 @@ type question struct {
 	title string
 	help  string
 	def   string
+	// offer, when set, is the default instead of def, worked out when the
+	// question is asked: from the answers before it.
+	offer func() string
 	set   func(a *generator.Answers, s string) error // parses s into a
 }
 
 // text asks q until the answer parses and the generator accepts it.
 func (iv *interview) text(q question) error {
+	if q.offer != nil {
+		q.def = q.offer()
+	}
 	s, err := iv.ask.Text(Text{Title: q.title, Help: q.help, Default: q.def, Check: func(s string) error {
 		candidate := clone(iv.a)
 		if err := q.set(&candidate, s); err != nil {
@@ -322,13 +328,13 @@ func (iv *interview) timeouts() error {
 		if p.Key == "" {
 			continue // slack: derived, not an answer
 		}
-		if err := iv.duration("timeouts."+p.Key, p.Name, usage(p.Key)); err != nil {
+		if err := iv.duration("timeouts."+p.Key, p.Name, usage(p.Key), 0); err != nil {
 			return err
 		}
 		for _, b := range l.Inner {
 			if b.LimitKey == p.Key {
 				help := fmt.Sprintf("must not exceed %s: otherwise %s", b.LimitName, b.Why)
-				if err := iv.duration(b.Field, b.Name, help); err != nil {
+				if err := iv.duration(b.Field, b.Name, help, 0); err != nil {
 					return err
 				}
 			}
@@ -337,21 +343,30 @@ func (iv *interview) timeouts() error {
 	if l, err = iv.ladder(); err != nil {
 		return err
 	}
-	return iv.duration("timeouts.grace", "grace period", fmt.Sprintf("%s; preStop + longest drain + close + margin = %s",
-		usage("grace"), generator.Seconds(l.Worst())))
+	// The offer is what the help says it must be at least: the sum, in
+	// whole seconds, when the default grace period is shorter.
+	worst := ceilSecond(l.Worst())
+	return iv.duration("timeouts.grace", "grace period", fmt.Sprintf("%s; preStop + longest drain + close + margin = %s, so at least that",
+		usage("grace"), generator.Seconds(worst)), worst)
 }
 
 // duration asks for the timeout at field unless it was given or cannot be
-// asked (a consumer's handler timeout keeps its default).
-func (iv *interview) duration(field, title, help string) error {
+// asked (a consumer's handler timeout keeps its default). It offers the
+// default, or atLeast when that is longer.
+func (iv *interview) duration(field, title, help string, atLeast time.Duration) error {
 	at := durationAt(&iv.a, field)
 	if at == nil || *at != 0 {
 		return nil
 	}
 	def := iv.defaults()
-	return iv.text(question{field: field, title: title, help: help, def: durationAt(&def, field).String(),
+	offer := max(time.Duration(*durationAt(&def, field)), atLeast)
+	return iv.text(question{field: field, title: title, help: help, def: generator.Seconds(offer),
 		set: func(a *generator.Answers, s string) error { return parseDuration(s, durationAt(a, field)) }})
 }
+
+// ceilSecond rounds d up to whole seconds: Kubernetes counts the grace
+// period in them.
+func ceilSecond(d time.Duration) time.Duration { return (d + time.Second - 1).Truncate(time.Second) }
 
 // durationAt is the timeout answer at an answers path, nil if it is not one
 // the interview asks.
@@ -391,8 +406,9 @@ func (iv *interview) ladder() (generator.Ladder, error) {
 }
 
 // fitLadder validates the whole answers. While the ladder breaks, it says
-// which numbers collide and asks again for one of them that the user
-// answered here, offering a value that fits.
+// which numbers collide, asks which of them to change when the user answered
+// more than one here, and asks for that one again, offering a value that
+// fits.
 func (iv *interview) fitLadder() (*generator.Model, error) {
 	for {
 		m, err := iv.model(iv.defaults())
@@ -400,42 +416,76 @@ func (iv *interview) fitLadder() (*generator.Model, error) {
 		if !errors.As(err, &broken) {
 			return m, err
 		}
-		q, fits, ok := iv.refit(broken)
-		if !ok {
+		fixes := iv.fixes(broken)
+		if len(fixes) == 0 {
 			return nil, err // only flags gave the numbers that collide
 		}
 		iv.ask.Say("The timeouts do not fit: " + broken.Error())
-		q.def = generator.Seconds(fits)
-		if err := iv.text(q); err != nil {
+		f := fixes[0]
+		if len(fixes) > 1 {
+			var opts []Option
+			for _, f := range fixes {
+				opts = append(opts, Option{f.key(), f.what})
+			}
+			key, err := iv.ask.ChooseOne(Choice{Title: "Which number do you change?", Options: opts,
+				Help: "the numbers named above that you answered here; each is offered a value that fits"}, fixes[0].key())
+			if err != nil {
+				return nil, err
+			}
+			f = fixes[slices.IndexFunc(fixes, func(f fix) bool { return f.key() == key })]
+		}
+		f.q.def, f.q.offer = generator.Seconds(f.fits), nil
+		if err := iv.text(f.q); err != nil {
 			return nil, err
 		}
 	}
 }
 
-// refit picks the question to ask again for a broken ladder and a value
-// that fits: the number the error names, or else the one it collides with.
-func (iv *interview) refit(broken *generator.LadderError) (question, time.Duration, bool) {
+// fix is one way out of a broken ladder: a question the user answered here,
+// and a value of it that fits.
+type fix struct {
+	q    question
+	fits time.Duration
+	what string // "shorten HTTP drain (http_shutdown) to 15s"
+}
+
+// key names the number as the error does: http_shutdown, outbox.batch_timeout.
+func (f fix) key() string { return strings.TrimPrefix(f.q.field, "timeouts.") }
+
+// fixes lists the numbers a broken ladder names, in the order its error
+// names them, that the user answered here (a number a flag gave stays as
+// given), each with the value that fits: the ways out the error offers.
+func (iv *interview) fixes(broken *generator.LadderError) []fix {
 	l, field := broken.Ladder, broken.Err.Field
-	if field == "timeouts.grace" {
-		if q, ok := iv.asked[field]; ok {
-			return q, (l.Worst() + time.Second - 1).Truncate(time.Second), true // whole seconds, rounded up
+	var out []fix
+	offer := func(key string, fits time.Duration, what string) {
+		if q, ok := iv.asked[key]; ok {
+			out = append(out, fix{q, fits, what})
 		}
-		longest := l.LongestDrain()
-		q, ok := iv.asked["timeouts."+longest.Key]
-		fits := l.Grace - l.PreStop - l.Close - l.Margin
-		return q, fits, ok && fits >= time.Second
+	}
+	if field == "timeouts.grace" {
+		offer("timeouts.grace", ceilSecond(l.Worst()), "raise the grace period to "+generator.Seconds(ceilSecond(l.Worst())))
+		// The drains run side by side: each one past what fits must shrink.
+		if fit := l.Grace - l.PreStop - l.Close - l.Margin; fit >= time.Second {
+			for _, d := range l.Drains {
+				if d.D > fit {
+					offer("timeouts."+d.Key, fit, fmt.Sprintf("shorten %s (%s) to %s", d.Name, d.Key, generator.Seconds(fit)))
+				}
+			}
+		}
+		if fit := l.Grace - l.PreStop - l.LongestDrain().D - l.Margin; fit >= 100*time.Millisecond && fit < l.Close {
+			offer("timeouts.close_budget", fit, "shorten close (close_budget) to "+generator.Seconds(fit))
+		}
+		return out
 	}
 	for _, b := range l.Inner {
-		if b.Field != field {
-			continue
+		if b.Field == field {
+			// Margin included: a task timeout must end a second before its drain.
+			offer(b.Field, b.Longest(), fmt.Sprintf("shorten %s to %s", b.Name, generator.Seconds(b.Longest())))
+			offer("timeouts."+b.LimitKey, b.LeastLimit(), fmt.Sprintf("raise %s (%s) to %s", b.LimitName, b.LimitKey, generator.Seconds(b.LeastLimit())))
 		}
-		if q, ok := iv.asked[b.Field]; ok {
-			return q, b.Longest(), true
-		}
-		q, ok := iv.asked["timeouts."+b.LimitKey]
-		return q, b.LeastLimit(), ok
 	}
-	return question{}, 0, false
+	return out
 }
 
 func parseDuration(s string, into *generator.Duration) error {
