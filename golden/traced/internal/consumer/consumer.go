@@ -557,7 +557,13 @@ func (c *Consumer) runTx(ctx context.Context, msgs []kafka.Message) (failed int,
 	}
 	// The consumer's name, not its group, keys the rows: a new group (say,
 	// to replay the topic) still skips the events already processed.
-	fresh, err := db.New(tx).MarkEventsProcessed(hctx, db.MarkEventsProcessedParams{Consumer: c.cfg.Name, EventIds: ids})
+	//
+	// The ids go in sorted. The insert locks each row it adds until COMMIT,
+	// and during a handover two members can hold the same events in batches
+	// of different orders (a batch interleaves partitions): in one order the
+	// second member waits for the first; in two, each can wait for the other,
+	// and PostgreSQL kills one (deadlock detected, SQLSTATE 40P01).
+	fresh, err := db.New(tx).MarkEventsProcessed(hctx, db.MarkEventsProcessedParams{Consumer: c.cfg.Name, EventIds: slices.Sorted(slices.Values(ids))})
 	if err != nil {
 		return -1, fmt.Errorf("mark events processed: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -135,6 +136,88 @@ func TestConsumerBatchDoesTheWorkOnce(t *testing.T) {
 	}
 	if got := rec.calls(); len(got) != 3 {
 		t.Errorf("handler called for %v after the redelivery, want no new call", got)
+	}
+}
+
+// TestConsumerHandoverTakesRowLocksInOneOrder: two members of the group
+// that hold the same events in batches of opposite orders (a handover: the
+// old owner's transaction still runs when the new owner fetches the same
+// messages) record them without deadlocking: the ids are inserted sorted, so
+// the second transaction waits for the first instead of each waiting for the
+// other. Unsorted, PostgreSQL kills one of them (SQLSTATE 40P01).
+func TestConsumerHandoverTakesRowLocksInOneOrder(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	ctx := context.Background()
+	rec := k.recorder()
+	old := New(k.config("handover"), rec, k.deadLetters(), testLogger(t, nil))
+	t.Cleanup(func() { closeConsumer(t, old) })
+	next := New(k.config("handover"), rec, k.deadLetters(), testLogger(t, nil))
+	t.Cleanup(func() { closeConsumer(t, next) })
+
+	// A third transaction holds the row of the middle event, so that both
+	// members start their insert and wait on it, each having inserted the
+	// rows that come before it in its own order.
+	holder, err := k.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback(ctx)
+	var holderPID int
+	if err := holder.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&holderPID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.Exec(ctx, "INSERT INTO processed_event (consumer, event_id) VALUES ('test', 'evt-m')"); err != nil {
+		t.Fatal(err)
+	}
+
+	batch := func(ids ...string) []kafka.Message {
+		var msgs []kafka.Message
+		for i, id := range ids {
+			m := event(i%testenv.KafkaPartitions, id)
+			m.Offset = int64(i)
+			msgs = append(msgs, m)
+		}
+		return msgs
+	}
+	errs := make(chan error, 2)
+	for _, tx := range []struct {
+		c     *Consumer
+		batch []kafka.Message
+	}{
+		{old, batch("evt-a", "evt-m", "evt-z")},
+		{next, batch("evt-z", "evt-m", "evt-a")},
+	} {
+		go func() {
+			_, err := tx.c.runTx(ctx, tx.batch)
+			errs <- err
+		}()
+	}
+	// Both members are inside their insert, waiting on the holder, directly
+	// or through the other member.
+	testenv.WaitFor(t, "transactions waiting on the held row", 2, func() (int, error) {
+		var n int
+		err := k.pool.QueryRow(ctx, `WITH RECURSIVE waiting(pid) AS (
+			SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))
+			UNION SELECT a.pid FROM pg_stat_activity a JOIN waiting w ON w.pid = ANY(pg_blocking_pids(a.pid)))
+			SELECT count(*) FROM waiting`, holderPID).Scan(&n)
+		return n, err
+	})
+	if err := holder.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) && pgErr.Code == "40P01" {
+				t.Errorf("a member's transaction was killed as a deadlock: %v", err)
+			} else {
+				t.Errorf("runTx: %v", err)
+			}
+		}
+	}
+	if got := rec.workByID(); len(got) != 3 || got["evt-a"] != 1 || got["evt-m"] != 1 || got["evt-z"] != 1 {
+		t.Errorf("work done %v, want evt-a, evt-m and evt-z once each", got)
 	}
 }
 

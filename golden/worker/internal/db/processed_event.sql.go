@@ -24,7 +24,9 @@ type MarkEventsProcessedParams struct {
 // MarkEventsProcessed records that consumer has handled each of event_ids, in
 // one statement, and returns the ids it had not recorded before: the events
 // whose work is still to do. An id already there, or repeated in event_ids,
-// comes back once at most.
+// comes back once at most. Pass event_ids sorted: the rows are inserted, and
+// locked until COMMIT, in the array's order, and one order for every caller
+// keeps two transactions with the same ids from deadlocking.
 func (q *Queries) MarkEventsProcessed(ctx context.Context, arg MarkEventsProcessedParams) ([]string, error) {
 	rows, err := q.db.Query(ctx, markEventsProcessed, arg.Consumer, arg.EventIds)
 	if err != nil {

@@ -2,7 +2,9 @@
 -- MarkEventsProcessed records that consumer has handled each of event_ids, in
 -- one statement, and returns the ids it had not recorded before: the events
 -- whose work is still to do. An id already there, or repeated in event_ids,
--- comes back once at most.
+-- comes back once at most. Pass event_ids sorted: the rows are inserted, and
+-- locked until COMMIT, in the array's order, and one order for every caller
+-- keeps two transactions with the same ids from deadlocking.
 INSERT INTO processed_event (consumer, event_id)
 SELECT @consumer::text, unnest(@event_ids::text[])
 ON CONFLICT (consumer, event_id) DO NOTHING
