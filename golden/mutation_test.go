@@ -100,6 +100,24 @@ var mutations = []mutation{
 		pkg: "./internal/consumer",
 	},
 	{
+		name:   "consumer forgets what it dead-lettered: a redelivered poison event is dead-lettered again",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "c.recordDeadLetter(cctx, msg)\n",
+			To:   ""},
+		pkg: "./internal/consumer",
+	},
+	{
+		// The failure peers have: the in-flight message goes to the
+		// dead-letter topic because the shutdown cut it short.
+		name:   "consumer dead-letters a failing message on shutdown",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "case ctx.Err() != nil:\n\t\tc.log.Warn(\"shutdown: failing message",
+			To:   "case false:\n\t\tc.log.Warn(\"shutdown: failing message"},
+		pkg: "./internal/consumer",
+	},
+	{
 		name:   "cleaner ignores retention: it deletes rows that have not expired",
 		preset: "full",
 		edit: lab.Edit{File: "internal/cleaner/cleaner.go",

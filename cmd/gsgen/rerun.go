@@ -181,7 +181,7 @@ func (f *instanceFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.table, "table", "", "cleaner: the table to clean; a migration in db/migrations must create it")
 	fs.StringVar(&f.column, "column", "created_at", "cleaner: the timestamp column compared with now() - retention")
 	fs.StringVar(&f.key, "key", "", "cleaner: the key column(s) of the keyed delete (default: the table's primary key)")
-	fs.DurationVar(&f.retention, "retention", 0, "cleaner: delete rows older than this (default 168h)")
+	fs.DurationVar(&f.retention, "retention", 0, "cleaner: delete rows older than this (default 168h; 336h on processed_event)")
 	fs.DurationVar(&f.every, "interval", 0, "cleaner, worker: pause between runs (default 1m)")
 	fs.IntVar(&f.batch, "batch", 0, "cleaner: rows per DELETE (default 500)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "worker: how long one run may take (default 10s), within --worker-drain; task: one attempt (default --task-timeout), within --asynq-shutdown")
