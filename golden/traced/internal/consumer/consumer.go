@@ -393,7 +393,8 @@ func (c *Consumer) fetchBatch(ctx context.Context) ([]kafka.Message, error) {
 // and dead letter. Shutdown lets the step in hand finish and starts no other
 // (first is whether this is the batch's first step), so the drain
 // waits for one transaction and what follows it (an offset commit, or a
-// dead letter and its commit) at most.
+// dead letter and its commit) at most. A message whose handler failed is
+// never dead-lettered once shutdown has begun (see finish).
 func (c *Consumer) process(ctx context.Context, batch []kafka.Message) bool {
 	first := true
 	for len(batch) > 0 {
@@ -490,8 +491,15 @@ func (c *Consumer) processOne(ctx context.Context, msg kafka.Message) bool {
 }
 
 // finish commits msg after it was handled (err nil), dead-letters it once
-// its attempts are spent, and reports false when shutdown stopped its
-// retries: it stays uncommitted, for the next member of the group.
+// its attempts are spent, and reports false when shutdown came first: msg
+// stays uncommitted, for the partition's next owner.
+//
+// Shutdown never dead-letters a message that failed, even after its last
+// attempt: that failure may be the shutdown's own doing (a dependency the
+// handler calls going away, a handler that heeds a context of its own), and
+// a message in the dead-letter topic waits for a person, where the next
+// owner would simply have handled it. Leaving it costs that owner a few
+// more attempts at worst.
 func (c *Consumer) finish(ctx context.Context, msg kafka.Message, attempts int, err error) bool {
 	switch {
 	case err == nil:
@@ -500,9 +508,11 @@ func (c *Consumer) finish(ctx context.Context, msg kafka.Message, attempts int, 
 		c.commit(cctx, msg)
 		c.cfg.Metrics.Handled.WithLabelValues(c.cfg.Name).Inc()
 		return true
-	case attempts < c.cfg.MaxAttempts:
-		return false // shutdown stopped the retries
-	default:
+	case ctx.Err() != nil:
+		c.log.Warn("shutdown: failing message left uncommitted for the partition's next owner", "partition", msg.Partition,
+			"offset", msg.Offset, "event_id", EventID(msg), "attempts", attempts, "err", err)
+		return false
+	default: // its attempts are spent: retry stops early only for shutdown
 		return c.deadLetter(ctx, msg, attempts, err)
 	}
 }
@@ -516,7 +526,7 @@ func (c *Consumer) retry(ctx context.Context, msg kafka.Message, attempts int, e
 	for err != nil && attempts < c.cfg.MaxAttempts {
 		c.log.Warn("handle message, will retry", "partition", msg.Partition, "offset", msg.Offset, "event_id", EventID(msg),
 			"attempt", attempts, "max_attempts", c.cfg.MaxAttempts, "err", err)
-		if !sleep(ctx, c.backoff(attempts)) {
+		if !sleep(ctx, c.backoff(attempts)) || ctx.Err() != nil {
 			return attempts, err
 		}
 		attempts++
@@ -573,6 +583,8 @@ func (c *Consumer) runTx(ctx context.Context, msgs []kafka.Message) (failed int,
 	}
 	for i, m := range msgs {
 		if !todo[ids[i]] {
+			// Handled before, or dead-lettered (processed_event's
+			// dead_lettered_at says which): either way, done.
 			c.log.Info("event already processed", "partition", m.Partition, "offset", m.Offset, "event_id", ids[i])
 			continue
 		}
@@ -660,8 +672,9 @@ func (c *Consumer) deadLetter(ctx context.Context, msg kafka.Message, attempts i
 	}
 }
 
-// tryDeadLetter writes letter and, once it is written, commits msg, both
-// within one CommitTimeout. It reports whether the letter was written.
+// tryDeadLetter writes letter and, once it is written, records msg's event
+// as dead-lettered and commits msg, all within one CommitTimeout. It reports
+// whether the letter was written.
 func (c *Consumer) tryDeadLetter(ctx context.Context, msg, letter kafka.Message) bool {
 	cctx, cancel := c.afterHandler(ctx)
 	defer cancel()
@@ -670,8 +683,26 @@ func (c *Consumer) tryDeadLetter(ctx context.Context, msg, letter kafka.Message)
 			"dead_letter_topic", c.cfg.DeadLetterTopic, "err", err)
 		return false
 	}
+	c.recordDeadLetter(cctx, msg)
 	c.commit(cctx, msg)
 	return true
+}
+
+// recordDeadLetter records msg's event in processed_event as dead-lettered,
+// so that a redelivery (a crash before the commit below, a rebalance, a group
+// reading the topic again) is skipped, not retried and dead-lettered again.
+// Only after the write: a record without its dead letter would lose the
+// event. A failure is logged and the offset committed all the same: the dead
+// letter is written, and the record only spares a second one. A message
+// without a usable event id has nothing to record.
+func (c *Consumer) recordDeadLetter(ctx context.Context, msg kafka.Message) {
+	if checkEventID(msg) != nil {
+		return
+	}
+	err := db.New(c.cfg.Pool).MarkEventDeadLettered(ctx, db.MarkEventDeadLetteredParams{Consumer: c.cfg.Name, EventID: EventID(msg)})
+	if err != nil {
+		c.log.Error("record dead letter", "partition", msg.Partition, "offset", msg.Offset, "event_id", EventID(msg), "err", err)
+	}
 }
 
 // deadLetterOf is msg as it goes to the dead-letter topic: its key, value and

@@ -700,6 +700,137 @@ func TestConsumerStopsRetryingOnCancel(t *testing.T) {
 	}
 }
 
+// TestConsumerNeverDeadLettersOnShutdown: a message whose last attempt is
+// still running when shutdown begins, and then fails, is left uncommitted
+// for the partition's next owner, not dead-lettered: the failure may be the
+// shutdown's doing. The next owner handles it.
+func TestConsumerNeverDeadLettersOnShutdown(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	k.produce(event(0, "failing"), event(0, "behind"))
+
+	lastAttempt, release := make(chan struct{}), make(chan struct{})
+	rec := k.recorder()
+	rec.onCall("failing", func(n int) error {
+		switch {
+		case n == testMaxAttempts: // the last: shutdown comes while it runs
+			close(lastAttempt)
+			<-release
+		case n > testMaxAttempts: // the next owner's: it works now
+			return nil
+		}
+		return fmt.Errorf("test failure %d", n)
+	})
+	cfg := k.config("no-dlq-on-shutdown")
+	c := New(cfg, rec, k.deadLetters(), testLogger(t, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go c.Run(ctx, &wg)
+	select {
+	case <-lastAttempt:
+	case <-time.After(testenv.Hang):
+		t.Fatalf("the handler never reached its attempt %d", testMaxAttempts)
+	}
+	cancel()
+	close(release)
+	wg.Wait()
+	closeConsumer(t, c)
+	if n := k.count(testDeadLetterTopic); n != 0 {
+		t.Fatalf("%d dead letters after a shutdown cut the last attempt short; want none", n)
+	}
+	if got := k.committed("no-dlq-on-shutdown")[0]; got != -1 {
+		t.Fatalf("committed offset %d, want none: neither message was done", got)
+	}
+
+	stop := k.start(cfg, rec)
+	k.waitCommitted("no-dlq-on-shutdown")
+	stop()
+	if got, want := rec.workOrder(), []string{"failing", "behind"}; !slices.Equal(got, want) {
+		t.Errorf("the next owner did %v, want %v", got, want)
+	}
+	if n := k.count(testDeadLetterTopic); n != 0 {
+		t.Errorf("%d dead letters, want none", n)
+	}
+}
+
+// TestConsumerDeadLettersAnEventOnce: a poison event delivered again (the
+// relay published it twice; a new group reads the topic from the start) is
+// skipped: processed_event records it as dead-lettered, so it is neither
+// retried nor dead-lettered a second time.
+func TestConsumerDeadLettersAnEventOnce(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	k.produce(event(0, "poison"), event(0, "good-1"), event(0, "poison"), event(1, "good-2"))
+	rec := k.recorder()
+	rec.onCall("poison", failFirst(1000))
+	stop := k.start(k.config("dlq-once"), rec)
+	k.waitCommitted("dlq-once")
+	stop()
+	if n := rec.count("poison"); n != testMaxAttempts {
+		t.Errorf("the handler ran %d times on the poison event, want %d: its second delivery is skipped", n, testMaxAttempts)
+	}
+	var deadLetteredAt *time.Time
+	err := k.pool.QueryRow(context.Background(), "SELECT dead_lettered_at FROM processed_event WHERE consumer = 'test' AND event_id = 'poison'").Scan(&deadLetteredAt)
+	if err != nil || deadLetteredAt == nil {
+		t.Errorf("processed_event row of the poison event: dead_lettered_at %v, err %v; want it set", deadLetteredAt, err)
+	}
+
+	// A new group reads everything again: nothing to do.
+	stop = k.start(k.config("dlq-once-replay"), rec)
+	k.waitCommitted("dlq-once-replay")
+	stop()
+	if n := rec.count("poison"); n != testMaxAttempts {
+		t.Errorf("the handler ran %d times on the poison event after a new group read it, want still %d", n, testMaxAttempts)
+	}
+	if got := rec.workByID(); len(got) != 2 || got["good-1"] != 1 || got["good-2"] != 1 {
+		t.Errorf("work done %v, want good-1 and good-2 once each", got)
+	}
+	if got := deadLetterIDs(k.read(testDeadLetterTopic)); !slices.Equal(got, []string{"poison"}) {
+		t.Errorf("dead letters of %v, want the poison event once", got)
+	}
+}
+
+// TestConsumerCommitsADeadLetterItCannotRecord: when PostgreSQL refuses the
+// record of a dead letter, the message is committed all the same: its dead
+// letter is written, and the record would only have spared a second one.
+func TestConsumerCommitsADeadLetterItCannotRecord(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	_, err := k.pool.Exec(context.Background(), `
+		CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'test: refused'; END $$;
+		CREATE TRIGGER test_refuse_dead_letters BEFORE INSERT ON processed_event
+			FOR EACH ROW WHEN (NEW.dead_lettered_at IS NOT NULL) EXECUTE FUNCTION test_refuse()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.produce(event(0, "poison"), event(0, "behind"))
+	rec := k.recorder()
+	rec.onCall("poison", failFirst(1000))
+	logs := &logBuffer{}
+	stop := k.startLogging(k.config("unrecorded"), rec, logs)
+	k.waitCommitted("unrecorded")
+	stop()
+	if n := logs.count("record dead letter"); n != 1 {
+		t.Errorf("%d failed records logged, want 1", n)
+	}
+	if got := deadLetterIDs(k.read(testDeadLetterTopic)); !slices.Equal(got, []string{"poison"}) {
+		t.Errorf("dead letters of %v, want the poison event", got)
+	}
+	if got := rec.workOrder(); !slices.Equal(got, []string{"behind"}) {
+		t.Errorf("work done %v, want [behind]", got)
+	}
+}
+
+// deadLetterIDs lists the event ids of letters.
+func deadLetterIDs(letters []kafka.Message) []string {
+	var ids []string
+	for _, l := range letters {
+		ids = append(ids, EventID(l))
+	}
+	return ids
+}
+
 // testKafka is one test's Kafka cluster and PostgreSQL schema, with helpers
 // to produce, read, and run consumers against them.
 type testKafka struct {

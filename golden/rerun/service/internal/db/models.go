@@ -9,7 +9,8 @@ import (
 )
 
 type ProcessedEvent struct {
-	Consumer    string
-	EventID     string
-	ProcessedAt time.Time
+	Consumer       string
+	EventID        string
+	ProcessedAt    time.Time
+	DeadLetteredAt *time.Time
 }
