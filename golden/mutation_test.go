@@ -118,6 +118,16 @@ var mutations = []mutation{
 		pkg: "./internal/consumer",
 	},
 	{
+		// Issue 27's churn: a member paused for longer is dropped from the
+		// rebalance, and its return starts another one.
+		name:   "consumer's rebalance timeout is under a second",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "const rebalanceTimeout = 30 * time.Second",
+			To:   "const rebalanceTimeout = 750 * time.Millisecond"},
+		pkg: "./internal/consumer",
+	},
+	{
 		name:   "cleaner ignores retention: it deletes rows that have not expired",
 		preset: "full",
 		edit: lab.Edit{File: "internal/cleaner/cleaner.go",
