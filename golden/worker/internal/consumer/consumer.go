@@ -139,8 +139,8 @@ type Config struct {
 	// transactions.
 	Pool *pgxpool.Pool
 	// CloseTimeout is the budget of closing (CLOSE_TIMEOUT): the reader's
-	// group timeouts follow it, so that Close ends inside it even during a
-	// rebalance (see groupTimeouts).
+	// heartbeat interval follows it, so that Close ends inside it during an
+	// ordinary rebalance (see heartbeatInterval).
 	CloseTimeout time.Duration
 	// Backoff is the pause after a handler's first failure; it doubles after
 	// each further one, up to MaxBackoff. Zero takes the defaults
@@ -185,27 +185,30 @@ const (
 	batchLinger = 5 * time.Millisecond
 )
 
-// groupTimeouts derives the reader's rebalance timeout and heartbeat interval
-// from the close budget. Reader.Close waits for the group request in flight,
-// and during a rebalance that is a JoinGroup, which the coordinator answers
-// only once every member has rejoined or the rebalance timeout has passed.
-// With kafka-go's defaults (heartbeat 3 s, rebalance 30 s), a Close during a
-// rebalance took 3 s, and 30 s when a member had died without leaving
-// (measured against an in-process broker). So:
-//   - the rebalance timeout is three quarters of the close budget (750 ms of
-//     1 s): a Close in the worst case still ends inside it, with the rest
-//     left for leaving the group and closing the other parts;
-//   - members heartbeat every third of that (250 ms), so each learns of a
-//     rebalance and rejoins well inside the timeout and is not dropped from
-//     the group for being slow; and at most every third of the session
-//     timeout, as Kafka expects.
-//
-// The price is a heartbeat request every 250 ms per consumer and replica.
-// A larger CLOSE_TIMEOUT makes both longer. Close itself still gives up at
-// the end of its context (see Close), whatever the broker does.
-func groupTimeouts(closeTimeout time.Duration) (rebalance, heartbeat time.Duration) {
-	rebalance = closeTimeout * 3 / 4
-	return rebalance, min(rebalance/3, sessionTimeout/3)
+// rebalanceTimeout is how long the group waits, once a rebalance has begun,
+// for each member to rejoin; a member that has not rejoined by then is
+// dropped, and rejoining later starts another rebalance. It must cover the
+// pauses a healthy member has (a pod throttled to its CPU request, a GC
+// pause, a slow node): with a short one, one slow member during a rolling
+// update drops out, rejoins, and makes every other member rejoin again.
+// Kafka's own clients wait tens of seconds or minutes; this is kafka-go's
+// default. A member that died without leaving holds a rebalance for its
+// session timeout at most: the group drops it then.
+const rebalanceTimeout = 30 * time.Second
+
+// heartbeatInterval derives the reader's heartbeat interval from the close
+// budget. A member learns that a rebalance has begun from its next heartbeat
+// and rejoins then, so the rebalance lasts about one interval when every
+// member is alive; and Reader.Close waits for the group request in flight,
+// which during a rebalance is a JoinGroup that the coordinator answers once
+// every member has rejoined. A quarter of the close budget (250 ms of 1 s)
+// keeps a Close during an ordinary rebalance inside that budget, and at most
+// a third of the session timeout, as Kafka expects. The price is a heartbeat
+// request every 250 ms per consumer and replica. A Close during a rebalance
+// that waits for a paused or dead member still gives up at the end of its
+// context (see Close): the rebalance timeout does not bound it.
+func heartbeatInterval(closeTimeout time.Duration) time.Duration {
+	return min(closeTimeout/4, sessionTimeout/3)
 }
 
 // Consumer reads one topic as a member of a consumer group.
@@ -225,7 +228,6 @@ func New(cfg Config, h Handler, deadLetters *kafka.Writer, log *slog.Logger) *Co
 	cfg.BatchSize = max(cfg.BatchSize, 1)
 	cfg.Backoff = cmp.Or(cfg.Backoff, defaultBackoff)
 	cfg.MaxBackoff = cmp.Or(cfg.MaxBackoff, defaultMaxBackoff)
-	rebalance, heartbeat := groupTimeouts(cfg.CloseTimeout)
 	reader := kafka.NewReader(kafka.ReaderConfig{
 		Brokers: cfg.Brokers,
 		Dialer:  cfg.Dialer,
@@ -240,8 +242,8 @@ func New(cfg Config, h Handler, deadLetters *kafka.Writer, log *slog.Logger) *Co
 		// fills a batch without waiting for the next fetch.
 		QueueCapacity:     max(cfg.BatchSize, 100),
 		SessionTimeout:    sessionTimeout,
-		RebalanceTimeout:  rebalance,
-		HeartbeatInterval: heartbeat,
+		RebalanceTimeout:  rebalanceTimeout,
+		HeartbeatInterval: heartbeatInterval(cfg.CloseTimeout),
 		// JoinGroupBackoff, the pause before joining again after a failed
 		// join, stays at kafka-go's 5 s: Close does not wait for it.
 		//
@@ -716,9 +718,10 @@ func (c *Consumer) commit(ctx context.Context, msgs ...kafka.Message) {
 
 // Close leaves the group and closes the reader's connections. Call it after
 // Run has returned. Reader.Close takes no context and can block for up to
-// MaxWait, or up to the rebalance timeout during a rebalance (see
-// groupTimeouts), or longer against a dead broker, so Close gives up when
-// ctx ends and leaves the reader to finish closing in the background.
+// MaxWait, or during a rebalance until every member has rejoined (see
+// heartbeatInterval; up to rebalanceTimeout when one is paused), or longer
+// against a dead broker, so Close gives up when ctx ends and leaves the
+// reader to finish closing in the background.
 func (c *Consumer) Close(ctx context.Context) error {
 	done := make(chan error, 1)
 	go func() { done <- c.reader.Close() }()

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"example.com/shop/internal/testenv"
 )
@@ -831,10 +834,143 @@ func deadLetterIDs(letters []kafka.Message) []string {
 	return ids
 }
 
+// TestConsumerGroupRidesOutAPausedMember: a member that stops answering for
+// a few seconds during a rebalance (a pod throttled to its CPU request, a GC
+// pause) is waited for, not dropped: the rebalance ends in one generation
+// with all three members. With a rebalance timeout under a second, the
+// group dropped it, and its return started another rebalance.
+func TestConsumerGroupRidesOutAPausedMember(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	const group = "paused-member"
+	member := func(name string) Config {
+		cfg := k.config(group)
+		// The client id names the member in DescribeGroups.
+		cfg.Dialer = &kafka.Dialer{ClientID: name, Timeout: 10 * time.Second, DualStack: true}
+		return cfg
+	}
+	k.start(member("member-a"), k.recorder())
+	k.start(member("member-b"), k.recorder())
+	k.waitGroup(group, "member-a", "member-b")
+	paused := k.memberID(group, "member-b")
+
+	// member-b's next heartbeat is held (the member hears nothing and says
+	// nothing) until resume; every generation that members sync is noted.
+	held, resume := make(chan struct{}), make(chan struct{})
+	var holdOnce sync.Once
+	k.cluster.ControlKey(int16(kmsg.Heartbeat), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		k.cluster.KeepControl()
+		if req.(*kmsg.HeartbeatRequest).MemberID == paused {
+			holdOnce.Do(func() {
+				close(held)
+				k.cluster.SleepControl(func() { <-resume })
+			})
+		}
+		return nil, nil, false // then the cluster answers as usual
+	})
+	var mu sync.Mutex
+	generations := map[int32]bool{}
+	k.cluster.ControlKey(int16(kmsg.SyncGroup), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		k.cluster.KeepControl()
+		mu.Lock()
+		generations[req.(*kmsg.SyncGroupRequest).Generation] = true
+		mu.Unlock()
+		return nil, nil, false
+	})
+	select {
+	case <-held:
+	case <-time.After(testenv.Hang):
+		t.Fatal("member-b sent no heartbeat")
+	}
+
+	// A third member joins: a rebalance, during which member-b is paused
+	// for longer than the old rebalance timeout (750 ms), shorter than the
+	// session timeout.
+	k.start(member("member-c"), k.recorder())
+	k.waitGroupState(group, "PreparingRebalance")
+	time.Sleep(3 * time.Second) // the pause: the fault injected, not a wait for progress
+	close(resume)
+	k.waitGroup(group, "member-a", "member-b", "member-c")
+	if id := k.memberID(group, "member-b"); id != paused {
+		t.Errorf("member-b is in the group as %s, was %s: it was dropped and joined again", id, paused)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(generations) != 1 {
+		t.Errorf("the rebalance went through generations %v, want one: the group churned", slices.Sorted(maps.Keys(generations)))
+	}
+}
+
+// describeGroup returns group's state and its members' client ids, by
+// member id.
+func (k *testKafka) describeGroup(group string) (string, map[string]string) {
+	k.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
+	defer cancel()
+	client := &kafka.Client{Addr: kafka.TCP(k.brokers...)}
+	resp, err := client.DescribeGroups(ctx, &kafka.DescribeGroupsRequest{GroupIDs: []string{group}})
+	if err == nil && len(resp.Groups) == 1 {
+		err = resp.Groups[0].Error
+	}
+	if err != nil {
+		k.t.Fatalf("describing group %s: %v", group, err)
+	}
+	members := map[string]string{}
+	for _, m := range resp.Groups[0].Members {
+		members[m.MemberID] = m.ClientID
+	}
+	return resp.Groups[0].GroupState, members
+}
+
+// waitGroup waits until group is stable with exactly the members of these
+// client ids; each of them in the group is progress.
+func (k *testKafka) waitGroup(group string, clientIDs ...string) {
+	k.t.Helper()
+	testenv.WaitFor(k.t, "members in the stable group", len(clientIDs)+1, func() (int, error) {
+		state, members := k.describeGroup(group)
+		got := slices.Sorted(maps.Values(members))
+		n := 0
+		for _, id := range clientIDs {
+			if slices.Contains(got, id) {
+				n++
+			}
+		}
+		if state == "Stable" && len(got) == len(clientIDs) {
+			n++
+		}
+		return n, nil
+	})
+}
+
+// waitGroupState waits until group is in state.
+func (k *testKafka) waitGroupState(group, state string) {
+	k.t.Helper()
+	testenv.WaitFor(k.t, "group in state "+state, 1, func() (int, error) {
+		if got, _ := k.describeGroup(group); got == state {
+			return 1, nil
+		}
+		return 0, nil
+	})
+}
+
+// memberID is the member id of the member with clientID in group.
+func (k *testKafka) memberID(group, clientID string) string {
+	k.t.Helper()
+	_, members := k.describeGroup(group)
+	for id, client := range members {
+		if client == clientID {
+			return id
+		}
+	}
+	k.t.Fatalf("no member %s in group %s", clientID, group)
+	return ""
+}
+
 // testKafka is one test's Kafka cluster and PostgreSQL schema, with helpers
 // to produce, read, and run consumers against them.
 type testKafka struct {
 	t       *testing.T
+	cluster *kfake.Cluster
 	brokers []string
 	pool    *pgxpool.Pool
 	writer  *kafka.Writer // the dead-letter writer, made on first use
@@ -848,7 +984,7 @@ func newKafka(t *testing.T, topics ...string) *testKafka {
 	if len(topics) == 0 {
 		topics = []string{testTopic, testDeadLetterTopic}
 	}
-	_, brokers := testenv.Kafka(t, topics...)
+	cluster, brokers := testenv.Kafka(t, topics...)
 	pool, _ := testenv.Postgres(t)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
@@ -860,7 +996,7 @@ func newKafka(t *testing.T, topics ...string) *testKafka {
 	if err != nil {
 		t.Fatalf("creating test_work: %v", err)
 	}
-	return &testKafka{t: t, brokers: brokers, pool: pool}
+	return &testKafka{t: t, cluster: cluster, brokers: brokers, pool: pool}
 }
 
 // processed counts the rows of processed_event.
