@@ -966,6 +966,50 @@ func (k *testKafka) memberID(group, clientID string) string {
 	return ""
 }
 
+// TestConsumerMetricsScrapedWhileConsumersStart: /metrics may be scraped
+// while main is still creating the consumers (the admin listener starts
+// first); each New adds its consumer's lag to the shared collector. Run with
+// -race, this catches a scrape reading the collector's list of consumers
+// while New appends to it.
+func TestConsumerMetricsScrapedWhileConsumersStart(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	reg := prometheus.NewRegistry()
+	m := NewMetrics(reg)
+	// Scrapes run back to back from before the first New to after the last.
+	scraping, stop, stopped := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for n := 0; ; n++ {
+			if _, err := reg.Gather(); err != nil {
+				t.Errorf("scrape: %v", err)
+			}
+			if n == 0 {
+				close(scraping)
+			}
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	<-scraping
+	const consumers = 4
+	for i := range consumers {
+		cfg := k.config("scraped")
+		cfg.Name, cfg.Metrics = fmt.Sprintf("c%d", i), m
+		c := New(cfg, k.recorder(), k.deadLetters(), testLogger(t, nil))
+		t.Cleanup(func() { closeConsumer(t, c) })
+	}
+	close(stop)
+	<-stopped
+	// Metrics itself collects the lag, one series per consumer.
+	if n := testutil.CollectAndCount(m); n != consumers {
+		t.Errorf("%d consumer lag series, want one per consumer (%d)", n, consumers)
+	}
+}
+
 // testKafka is one test's Kafka cluster and PostgreSQL schema, with helpers
 // to produce, read, and run consumers against them.
 type testKafka struct {
