@@ -719,15 +719,29 @@ func (c *Consumer) commit(ctx context.Context, msgs ...kafka.Message) {
 // Close leaves the group and closes the reader's connections. Call it after
 // Run has returned. Reader.Close takes no context and can block for up to
 // MaxWait, or during a rebalance until every member has rejoined (see
-// heartbeatInterval; up to rebalanceTimeout when one is paused), or longer
-// against a dead broker, so Close gives up when ctx ends and leaves the
-// reader to finish closing in the background.
+// heartbeatInterval), or longer against a dead broker. So Close waits for it
+// three quarters of CloseTimeout at most, leaving the rest of the close budget
+// to the parts closed after it. A reader still closing then is waiting on a
+// rebalance held up by a member that is paused or died without leaving: the
+// work is committed, so Close logs it and returns nil, and leaves the reader
+// to finish in the background (the group drops this member after its session
+// timeout). It gives up with an error when ctx ends first.
 func (c *Consumer) Close(ctx context.Context) error {
 	done := make(chan error, 1)
 	go func() { done <- c.reader.Close() }()
+	var gaveUp <-chan time.Time
+	if c.cfg.CloseTimeout > 0 {
+		t := time.NewTimer(c.cfg.CloseTimeout * 3 / 4)
+		defer t.Stop()
+		gaveUp = t.C
+	}
 	select {
 	case err := <-done:
 		return err
+	case <-gaveUp:
+		c.log.Warn("kafka reader still closing: the group is rebalancing and waits for a member; left to close in the background",
+			"waited", (c.cfg.CloseTimeout * 3 / 4).String())
+		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("close kafka reader %s: %w", c.cfg.Name, ctx.Err())
 	}

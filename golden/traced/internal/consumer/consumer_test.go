@@ -901,6 +901,43 @@ func TestConsumerGroupRidesOutAPausedMember(t *testing.T) {
 	}
 }
 
+// TestConsumerCloseLeavesAStuckRebalanceBehind: a Close while the group's
+// rebalance waits for a member that does not answer (paused, or dead without
+// leaving: here the coordinator holds the JoinGroup) gives up waiting for the
+// reader inside its share of CLOSE_TIMEOUT, says so, and returns no error:
+// the work is committed, and the group drops the member after its session
+// timeout.
+func TestConsumerCloseLeavesAStuckRebalanceBehind(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	joining, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	k.cluster.ControlKey(int16(kmsg.JoinGroup), func(kmsg.Request) (kmsg.Response, error, bool) {
+		k.cluster.KeepControl()
+		once.Do(func() {
+			close(joining)
+			k.cluster.SleepControl(func() { <-release })
+		})
+		return nil, nil, false
+	})
+	t.Cleanup(func() { close(release) }) // before the cluster closes: cleanups run last-in first-out
+	logs := &logBuffer{}
+	c := New(k.config("stuck-rebalance"), k.recorder(), k.deadLetters(), testLogger(t, logs))
+	select {
+	case <-joining:
+	case <-time.After(testenv.Hang):
+		t.Fatal("the reader sent no JoinGroup")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
+	defer cancel()
+	if err := c.Close(ctx); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	if n := logs.count("kafka reader still closing: the group is rebalancing and waits for a member; left to close in the background"); n != 1 {
+		t.Errorf("%d lines saying the reader was left closing, want 1: Close waited for the rebalance", n)
+	}
+}
+
 // describeGroup returns group's state and its members' client ids, by
 // member id.
 func (k *testKafka) describeGroup(group string) (string, map[string]string) {
