@@ -174,6 +174,26 @@ func clientCloseMidRebalance(start clientStart) time.Duration {
 	return d
 }
 
+// clientFetchBatch waits for a message, then takes what else r has within
+// clientLinger, up to clientBatch messages, as the consumer's fetchBatch.
+func clientFetchBatch(ctx context.Context, r *kafka.Reader) ([]kafka.Message, error) {
+	msg, err := r.FetchMessage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msgs := []kafka.Message{msg}
+	lctx, cancel := context.WithTimeout(ctx, clientLinger)
+	defer cancel()
+	for len(msgs) < clientBatch {
+		m, err := r.FetchMessage(lctx)
+		if err != nil {
+			break
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
 // --- kafka-go Reader: the generated consumer's shape, one merged stream.
 
 type clientReaderMember struct {
@@ -190,20 +210,10 @@ func startClientReader(brokers []string, group string, h clientHandler) clientMe
 	m := &clientReaderMember{r: r, stop: stop}
 	m.wg.Go(func() {
 		for ctx.Err() == nil {
-			msg, err := r.FetchMessage(ctx)
+			msgs, err := clientFetchBatch(ctx, r)
 			if err != nil {
 				return
 			}
-			msgs := []kafka.Message{msg}
-			lctx, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
-			for len(msgs) < clientBatch {
-				m, err := r.FetchMessage(lctx)
-				if err != nil {
-					break
-				}
-				msgs = append(msgs, m)
-			}
-			cancel()
 			for _, m := range msgs {
 				h(m.Partition, m.Offset)
 			}
@@ -247,20 +257,10 @@ func startClientPerPartition(brokers []string, group string, h clientHandler) cl
 					defer r.Close()
 					r.SetOffset(a.Offset)
 					for {
-						msg, err := r.FetchMessage(gctx)
+						msgs, err := clientFetchBatch(gctx, r)
 						if err != nil {
 							return
 						}
-						msgs := []kafka.Message{msg}
-						lctx, cancel := context.WithTimeout(gctx, clientLinger)
-						for len(msgs) < clientBatch {
-							m, err := r.FetchMessage(lctx)
-							if err != nil {
-								break
-							}
-							msgs = append(msgs, m)
-						}
-						cancel()
 						for _, m := range msgs {
 							h(m.Partition, m.Offset)
 						}
