@@ -3,10 +3,12 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -90,6 +92,19 @@ func TestConsumerDeadLettersBadMessages(t *testing.T) {
 	}
 	if len(handled) != good {
 		t.Errorf("%d events handled, want the %d good ones", len(handled), good)
+	}
+	// The two with a usable event id are recorded as dead-lettered, so a
+	// redelivery of either would be skipped.
+	var recorded []string
+	rows, err := rig.pool.Query(context.Background(), "SELECT event_id FROM processed_event WHERE dead_lettered_at IS NOT NULL ORDER BY event_id")
+	if err == nil {
+		recorded, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"e2e-fail-1", "e2e-panic-1"}; !slices.Equal(recorded, want) {
+		t.Errorf("events recorded as dead-lettered: %v, want %v", recorded, want)
 	}
 
 	letters := readTopic(t, rig.brokers, deadLetterTopic)

@@ -55,7 +55,7 @@ func produceEvents(t *testing.T, brokers string, n int) map[string]position {
 // processedEvents returns the event ids the consumer has recorded as handled.
 func processedEvents(t *testing.T, pool *pgxpool.Pool) map[string]bool {
 	t.Helper()
-	rows, err := pool.Query(context.Background(), "SELECT event_id FROM processed_event WHERE consumer = 'order-events'")
+	rows, err := pool.Query(context.Background(), "SELECT event_id FROM processed_event WHERE consumer = 'order-events' AND dead_lettered_at IS NULL")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func waitProcessed(t *testing.T, pool *pgxpool.Pool, n int) {
 	t.Helper()
 	waitCount(t, "events handled by the consumer", n, func() int {
 		var got int
-		if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM processed_event").Scan(&got); err != nil {
+		if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM processed_event WHERE dead_lettered_at IS NULL").Scan(&got); err != nil {
 			t.Fatal(err)
 		}
 		return got

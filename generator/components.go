@@ -147,7 +147,17 @@ var (
 	defaultBackoffMax     = time.Minute
 	defaultHandlerTimeout = 10 * time.Second
 	defaultRetention      = 7 * 24 * time.Hour
-	defaultCleanInterval  = time.Minute
+
+	// processedEventRetention is how long processed_event remembers an event
+	// a consumer handled or dead-lettered: twice the 7 days for which Kafka
+	// keeps, by default, a topic's messages (retention.ms) and a group's
+	// committed offsets (offsets.retention.minutes). A message can outlive
+	// retention.ms, since Kafka deletes whole segments, and a group whose
+	// offsets expired (or a new one) starts again from the oldest message
+	// left: each such redelivery must still find its row, or it is handled
+	// again.
+	processedEventRetention = 14 * 24 * time.Hour
+	defaultCleanInterval    = time.Minute
 
 	// defaultCommitTimeout bounds one offset commit (kafka-go tries it 3
 	// times) or a dead-letter write and its commit: 10s handler + 5s commit
@@ -349,6 +359,8 @@ type gsgenTable struct {
 	cleaner string    // the name of its default cleaner
 	expires string    // the timestamp column its default cleaner compares
 	note    string    // how long its rows must be kept, if that matters
+	// retention is the default of its cleaners; zero takes defaultRetention.
+	retention time.Duration
 	// testColumns and testValues fill the table's required columns in a
 	// cleaner's test; gen_random_uuid keeps the rows' keys apart.
 	testColumns, testValues string
@@ -360,7 +372,8 @@ var gsgenTables = []gsgenTable{
 		testColumns: "aggregate_id, topic, payload", testValues: "'test', 'test', ''::bytea"},
 	// Event ids repeat across consumers, so only the whole primary key picks one row.
 	{name: "processed_event", from: Kafka, key: "consumer, event_id", cleaner: "processed-events", expires: "processed_at",
-		note:        "keep rows at least as long as the topics retain messages: an event older than its row would be handled again",
+		note:        "keep rows longer than Kafka keeps a topic's messages and a group's offsets (7 days each by default), or an event read again is handled again",
+		retention:   processedEventRetention,
 		testColumns: "consumer, event_id", testValues: "'test', gen_random_uuid()::text"},
 }
 
@@ -451,6 +464,15 @@ func TimestampColumn(table, column string) string {
 // defaultCleaner is the cleaner gsgen adds for one of its tables.
 func (t gsgenTable) defaultCleaner() CleanerAnswers {
 	return CleanerAnswers{Name: t.cleaner, Table: t.name, Column: t.expires}
+}
+
+// defaultRetentionOf is the retention a cleaner of table gets when the
+// answers give none: the table's own if it is one of gsgen's with one.
+func defaultRetentionOf(table string) time.Duration {
+	if t, ok := gsgenTableNamed(table); ok && t.retention != 0 {
+		return t.retention
+	}
+	return defaultRetention
 }
 
 // defaultCleaners is a cleaner for each of gsgen's own tables that the
@@ -589,7 +611,7 @@ func (a *Answers) componentDefaults() {
 	}
 	for i := range a.Cleaners {
 		c := &a.Cleaners[i]
-		setDefault(&c.Retention, Duration(defaultRetention))
+		setDefault(&c.Retention, Duration(defaultRetentionOf(c.Table)))
 		setDefault(&c.Interval, Duration(defaultCleanInterval))
 		setDefault(&c.BatchSize, DefaultCleanerBatch)
 		setLeaseDefaults(&c.Scope, &c.LeaseTTL)

@@ -372,7 +372,7 @@ func workerEnv(m *Model) []EnvVar {
 		if w.Cron == "" {
 			env = append(env, durationVar(w.EnvPrefix+"INTERVAL", w.Interval, from+"interval"))
 		} else {
-			env = append(env, EnvVar{w.EnvPrefix + "CRON", w.Cron, from + "cron"}, EnvVar{w.EnvPrefix + "TIMEZONE", w.Timezone, from + "timezone"})
+			env = append(env, textVar(w.EnvPrefix+"CRON", w.Cron, from+"cron"), textVar(w.EnvPrefix+"TIMEZONE", w.Timezone, from+"timezone"))
 		}
 		env = append(env, durationVar(w.EnvPrefix+"TIMEOUT", w.Timeout, from+"timeout"))
 		env = append(env, leaseEnv(w.EnvPrefix, w.Lease, from)...)

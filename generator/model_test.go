@@ -494,9 +494,9 @@ func TestKafkaBringsAProcessedEventCleaner(t *testing.T) {
 		cleaners   []string
 	}{
 		{"kafka alone", Answers{Components: []string{"http", "kafka"}},
-			[]string{"http", "kafka", "cleaner"}, []string{"processed-events:processed_event/168h"}},
+			[]string{"http", "kafka", "cleaner"}, []string{"processed-events:processed_event/336h"}},
 		{"outbox, kafka and cleaner", Answers{Components: []string{"outbox", "kafka", "cleaner"}},
-			[]string{"outbox", "kafka", "cleaner"}, []string{"outbox-dispatched:outbox_event/168h", "processed-events:processed_event/168h"}},
+			[]string{"outbox", "kafka", "cleaner"}, []string{"outbox-dispatched:outbox_event/168h", "processed-events:processed_event/336h"}},
 		{"outbox and cleaner", Answers{Components: []string{"outbox", "cleaner"}},
 			[]string{"outbox", "cleaner"}, []string{"outbox-dispatched:outbox_event/168h"}},
 		{"outbox without cleaner", Answers{Components: []string{"outbox"}}, []string{"outbox"}, nil},

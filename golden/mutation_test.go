@@ -100,6 +100,44 @@ var mutations = []mutation{
 		pkg: "./internal/consumer",
 	},
 	{
+		// Then two members in a handover can lock the same rows in opposite
+		// orders and deadlock.
+		name:   "consumer records event ids in batch order, not sorted",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "EventIds: slices.Sorted(slices.Values(ids))}",
+			To:   "EventIds: ids}"},
+		pkg: "./internal/consumer",
+	},
+	{
+		name:   "consumer forgets what it dead-lettered: a redelivered poison event is dead-lettered again",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "c.recordDeadLetter(cctx, msg)\n",
+			To:   ""},
+		pkg: "./internal/consumer",
+	},
+	{
+		// The failure peers have: the in-flight message goes to the
+		// dead-letter topic because the shutdown cut it short.
+		name:   "consumer dead-letters a failing message on shutdown",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "case ctx.Err() != nil:\n\t\tc.log.Warn(\"shutdown: failing message",
+			To:   "case false:\n\t\tc.log.Warn(\"shutdown: failing message"},
+		pkg: "./internal/consumer",
+	},
+	{
+		// Issue 27's churn: a member paused for longer is dropped from the
+		// rebalance, and its return starts another one.
+		name:   "consumer's rebalance timeout is under a second",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "const rebalanceTimeout = 30 * time.Second",
+			To:   "const rebalanceTimeout = 750 * time.Millisecond"},
+		pkg: "./internal/consumer",
+	},
+	{
 		name:   "cleaner ignores retention: it deletes rows that have not expired",
 		preset: "full",
 		edit: lab.Edit{File: "internal/cleaner/cleaner.go",

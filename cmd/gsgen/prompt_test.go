@@ -68,7 +68,7 @@ var (
 		"",             // Cleaner of outbox_event rows: name [outbox-dispatched]
 		"72h",          // Cleaner of outbox_event rows: retention [168h]
 		"",             // Cleaner of processed_event rows: name [processed-events]
-		"",             // Cleaner of processed_event rows: retention [168h]
+		"",             // Cleaner of processed_event rows: retention [336h]
 		"",             // preStop [10s]
 		"30s",          // HTTP drain [25s]
 		"",             // worker drain [20s]

@@ -244,7 +244,7 @@ func (f *instanceFlags) register(into *pflag.FlagSet) {
 	fs.StringVar(&f.table, "table", "", "cleaner: the table to clean; a migration in db/migrations must create it")
 	fs.StringVar(&f.column, "column", "created_at", "cleaner: the timestamp column compared with now() - retention")
 	fs.StringVar(&f.key, "key", "", "cleaner: the key column(s) of the keyed delete (default: the table's primary key)")
-	fs.DurationVar(&f.retention, "retention", 0, "cleaner: delete rows older than this (default 168h)")
+	fs.DurationVar(&f.retention, "retention", 0, "cleaner: delete rows older than this (default 168h; 336h on processed_event)")
 	fs.DurationVar(&f.every, "interval", 0, "cleaner, worker: time between runs (default 1m)")
 	fs.StringVar(&f.cron, "cron", "", `worker: run at the times of a cron schedule instead of --interval: five fields ("30 2 * * *") or @hourly, @daily, @weekly, @every 90s`)
 	fs.StringVar(&f.timezone, "timezone", "", "worker: the time zone of --cron, an IANA name (default UTC)")

@@ -228,9 +228,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			BatchSize: e.count("CLEANER_OUTBOX_DISPATCHED_BATCH_SIZE", 500, 10000),
 			LeaseTTL:  e.leaseTTL("CLEANER_OUTBOX_DISPATCHED_LEASE_TTL", 15*time.Second),
 		},
-		// processed_event: keep rows at least as long as the topics retain messages: an event older than its row would be handled again.
+		// processed_event: keep rows longer than Kafka keeps a topic's messages and a group's offsets (7 days each by default), or an event read again is handled again.
 		ProcessedEventsCleaner: Cleaner{
-			Retention: e.duration("CLEANER_PROCESSED_EVENTS_RETENTION", 168*time.Hour),
+			Retention: e.duration("CLEANER_PROCESSED_EVENTS_RETENTION", 336*time.Hour),
 			Interval:  e.duration("CLEANER_PROCESSED_EVENTS_INTERVAL", time.Minute),
 			BatchSize: e.count("CLEANER_PROCESSED_EVENTS_BATCH_SIZE", 500, 10000),
 			LeaseTTL:  e.leaseTTL("CLEANER_PROCESSED_EVENTS_LEASE_TTL", 15*time.Second),

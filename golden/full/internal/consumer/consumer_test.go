@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,10 +18,13 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"example.com/orders/internal/testenv"
 )
@@ -135,6 +139,88 @@ func TestConsumerBatchDoesTheWorkOnce(t *testing.T) {
 	}
 	if got := rec.calls(); len(got) != 3 {
 		t.Errorf("handler called for %v after the redelivery, want no new call", got)
+	}
+}
+
+// TestConsumerHandoverTakesRowLocksInOneOrder: two members of the group
+// that hold the same events in batches of opposite orders (a handover: the
+// old owner's transaction still runs when the new owner fetches the same
+// messages) record them without deadlocking: the ids are inserted sorted, so
+// the second transaction waits for the first instead of each waiting for the
+// other. Unsorted, PostgreSQL kills one of them (SQLSTATE 40P01).
+func TestConsumerHandoverTakesRowLocksInOneOrder(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	ctx := context.Background()
+	rec := k.recorder()
+	old := New(k.config("handover"), rec, k.deadLetters(), testLogger(t, nil))
+	t.Cleanup(func() { closeConsumer(t, old) })
+	next := New(k.config("handover"), rec, k.deadLetters(), testLogger(t, nil))
+	t.Cleanup(func() { closeConsumer(t, next) })
+
+	// A third transaction holds the row of the middle event, so that both
+	// members start their insert and wait on it, each having inserted the
+	// rows that come before it in its own order.
+	holder, err := k.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback(ctx)
+	var holderPID int
+	if err := holder.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&holderPID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.Exec(ctx, "INSERT INTO processed_event (consumer, event_id) VALUES ('test', 'evt-m')"); err != nil {
+		t.Fatal(err)
+	}
+
+	batch := func(ids ...string) []kafka.Message {
+		var msgs []kafka.Message
+		for i, id := range ids {
+			m := event(i%testenv.KafkaPartitions, id)
+			m.Offset = int64(i)
+			msgs = append(msgs, m)
+		}
+		return msgs
+	}
+	errs := make(chan error, 2)
+	for _, tx := range []struct {
+		c     *Consumer
+		batch []kafka.Message
+	}{
+		{old, batch("evt-a", "evt-m", "evt-z")},
+		{next, batch("evt-z", "evt-m", "evt-a")},
+	} {
+		go func() {
+			_, err := tx.c.runTx(ctx, tx.batch)
+			errs <- err
+		}()
+	}
+	// Both members are inside their insert, waiting on the holder, directly
+	// or through the other member.
+	testenv.WaitFor(t, "transactions waiting on the held row", 2, func() (int, error) {
+		var n int
+		err := k.pool.QueryRow(ctx, `WITH RECURSIVE waiting(pid) AS (
+			SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))
+			UNION SELECT a.pid FROM pg_stat_activity a JOIN waiting w ON w.pid = ANY(pg_blocking_pids(a.pid)))
+			SELECT count(*) FROM waiting`, holderPID).Scan(&n)
+		return n, err
+	})
+	if err := holder.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) && pgErr.Code == "40P01" {
+				t.Errorf("a member's transaction was killed as a deadlock: %v", err)
+			} else {
+				t.Errorf("runTx: %v", err)
+			}
+		}
+	}
+	if got := rec.workByID(); len(got) != 3 || got["evt-a"] != 1 || got["evt-m"] != 1 || got["evt-z"] != 1 {
+		t.Errorf("work done %v, want evt-a, evt-m and evt-z once each", got)
 	}
 }
 
@@ -617,10 +703,355 @@ func TestConsumerStopsRetryingOnCancel(t *testing.T) {
 	}
 }
 
+// TestConsumerNeverDeadLettersOnShutdown: a message whose last attempt is
+// still running when shutdown begins, and then fails, is left uncommitted
+// for the partition's next owner, not dead-lettered: the failure may be the
+// shutdown's doing. The next owner handles it.
+func TestConsumerNeverDeadLettersOnShutdown(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	k.produce(event(0, "failing"), event(0, "behind"))
+
+	lastAttempt, release := make(chan struct{}), make(chan struct{})
+	rec := k.recorder()
+	rec.onCall("failing", func(n int) error {
+		switch {
+		case n == testMaxAttempts: // the last: shutdown comes while it runs
+			close(lastAttempt)
+			<-release
+		case n > testMaxAttempts: // the next owner's: it works now
+			return nil
+		}
+		return fmt.Errorf("test failure %d", n)
+	})
+	cfg := k.config("no-dlq-on-shutdown")
+	c := New(cfg, rec, k.deadLetters(), testLogger(t, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go c.Run(ctx, &wg)
+	select {
+	case <-lastAttempt:
+	case <-time.After(testenv.Hang):
+		t.Fatalf("the handler never reached its attempt %d", testMaxAttempts)
+	}
+	cancel()
+	close(release)
+	wg.Wait()
+	closeConsumer(t, c)
+	if n := k.count(testDeadLetterTopic); n != 0 {
+		t.Fatalf("%d dead letters after a shutdown cut the last attempt short; want none", n)
+	}
+	if got := k.committed("no-dlq-on-shutdown")[0]; got != -1 {
+		t.Fatalf("committed offset %d, want none: neither message was done", got)
+	}
+
+	stop := k.start(cfg, rec)
+	k.waitCommitted("no-dlq-on-shutdown")
+	stop()
+	if got, want := rec.workOrder(), []string{"failing", "behind"}; !slices.Equal(got, want) {
+		t.Errorf("the next owner did %v, want %v", got, want)
+	}
+	if n := k.count(testDeadLetterTopic); n != 0 {
+		t.Errorf("%d dead letters, want none", n)
+	}
+}
+
+// TestConsumerDeadLettersAnEventOnce: a poison event delivered again (the
+// relay published it twice; a new group reads the topic from the start) is
+// skipped: processed_event records it as dead-lettered, so it is neither
+// retried nor dead-lettered a second time.
+func TestConsumerDeadLettersAnEventOnce(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	k.produce(event(0, "poison"), event(0, "good-1"), event(0, "poison"), event(1, "good-2"))
+	rec := k.recorder()
+	rec.onCall("poison", failFirst(1000))
+	stop := k.start(k.config("dlq-once"), rec)
+	k.waitCommitted("dlq-once")
+	stop()
+	if n := rec.count("poison"); n != testMaxAttempts {
+		t.Errorf("the handler ran %d times on the poison event, want %d: its second delivery is skipped", n, testMaxAttempts)
+	}
+	var deadLetteredAt *time.Time
+	err := k.pool.QueryRow(context.Background(), "SELECT dead_lettered_at FROM processed_event WHERE consumer = 'test' AND event_id = 'poison'").Scan(&deadLetteredAt)
+	if err != nil || deadLetteredAt == nil {
+		t.Errorf("processed_event row of the poison event: dead_lettered_at %v, err %v; want it set", deadLetteredAt, err)
+	}
+
+	// A new group reads everything again: nothing to do.
+	stop = k.start(k.config("dlq-once-replay"), rec)
+	k.waitCommitted("dlq-once-replay")
+	stop()
+	if n := rec.count("poison"); n != testMaxAttempts {
+		t.Errorf("the handler ran %d times on the poison event after a new group read it, want still %d", n, testMaxAttempts)
+	}
+	if got := rec.workByID(); len(got) != 2 || got["good-1"] != 1 || got["good-2"] != 1 {
+		t.Errorf("work done %v, want good-1 and good-2 once each", got)
+	}
+	if got := deadLetterIDs(k.read(testDeadLetterTopic)); !slices.Equal(got, []string{"poison"}) {
+		t.Errorf("dead letters of %v, want the poison event once", got)
+	}
+}
+
+// TestConsumerCommitsADeadLetterItCannotRecord: when PostgreSQL refuses the
+// record of a dead letter, the message is committed all the same: its dead
+// letter is written, and the record would only have spared a second one.
+func TestConsumerCommitsADeadLetterItCannotRecord(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	_, err := k.pool.Exec(context.Background(), `
+		CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'test: refused'; END $$;
+		CREATE TRIGGER test_refuse_dead_letters BEFORE INSERT ON processed_event
+			FOR EACH ROW WHEN (NEW.dead_lettered_at IS NOT NULL) EXECUTE FUNCTION test_refuse()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.produce(event(0, "poison"), event(0, "behind"))
+	rec := k.recorder()
+	rec.onCall("poison", failFirst(1000))
+	logs := &logBuffer{}
+	stop := k.startLogging(k.config("unrecorded"), rec, logs)
+	k.waitCommitted("unrecorded")
+	stop()
+	if n := logs.count("record dead letter"); n != 1 {
+		t.Errorf("%d failed records logged, want 1", n)
+	}
+	if got := deadLetterIDs(k.read(testDeadLetterTopic)); !slices.Equal(got, []string{"poison"}) {
+		t.Errorf("dead letters of %v, want the poison event", got)
+	}
+	if got := rec.workOrder(); !slices.Equal(got, []string{"behind"}) {
+		t.Errorf("work done %v, want [behind]", got)
+	}
+}
+
+// deadLetterIDs lists the event ids of letters.
+func deadLetterIDs(letters []kafka.Message) []string {
+	var ids []string
+	for _, l := range letters {
+		ids = append(ids, EventID(l))
+	}
+	return ids
+}
+
+// TestConsumerGroupRidesOutAPausedMember: a member that stops answering for
+// a few seconds during a rebalance (a pod throttled to its CPU request, a GC
+// pause) is waited for, not dropped: the rebalance ends in one generation
+// with all three members. With a rebalance timeout under a second, the
+// group dropped it, and its return started another rebalance.
+func TestConsumerGroupRidesOutAPausedMember(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	const group = "paused-member"
+	member := func(name string) Config {
+		cfg := k.config(group)
+		// The client id names the member in DescribeGroups.
+		cfg.Dialer = &kafka.Dialer{ClientID: name, Timeout: 10 * time.Second, DualStack: true}
+		return cfg
+	}
+	k.start(member("member-a"), k.recorder())
+	k.start(member("member-b"), k.recorder())
+	k.waitGroup(group, "member-a", "member-b")
+	paused := k.memberID(group, "member-b")
+
+	// member-b's next heartbeat is held (the member hears nothing and says
+	// nothing) until resume; every generation that members sync is noted.
+	held, resume := make(chan struct{}), make(chan struct{})
+	var holdOnce sync.Once
+	k.cluster.ControlKey(int16(kmsg.Heartbeat), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		k.cluster.KeepControl()
+		if req.(*kmsg.HeartbeatRequest).MemberID == paused {
+			holdOnce.Do(func() {
+				close(held)
+				k.cluster.SleepControl(func() { <-resume })
+			})
+		}
+		return nil, nil, false // then the cluster answers as usual
+	})
+	var mu sync.Mutex
+	generations := map[int32]bool{}
+	k.cluster.ControlKey(int16(kmsg.SyncGroup), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		k.cluster.KeepControl()
+		mu.Lock()
+		generations[req.(*kmsg.SyncGroupRequest).Generation] = true
+		mu.Unlock()
+		return nil, nil, false
+	})
+	select {
+	case <-held:
+	case <-time.After(testenv.Hang):
+		t.Fatal("member-b sent no heartbeat")
+	}
+
+	// A third member joins: a rebalance, during which member-b is paused
+	// for longer than the old rebalance timeout (750 ms), shorter than the
+	// session timeout.
+	k.start(member("member-c"), k.recorder())
+	k.waitGroupState(group, "PreparingRebalance")
+	time.Sleep(3 * time.Second) // the pause: the fault injected, not a wait for progress
+	close(resume)
+	k.waitGroup(group, "member-a", "member-b", "member-c")
+	if id := k.memberID(group, "member-b"); id != paused {
+		t.Errorf("member-b is in the group as %s, was %s: it was dropped and joined again", id, paused)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(generations) != 1 {
+		t.Errorf("the rebalance went through generations %v, want one: the group churned", slices.Sorted(maps.Keys(generations)))
+	}
+}
+
+// TestConsumerCloseLeavesAStuckRebalanceBehind: a Close while the group's
+// rebalance waits for a member that does not answer (paused, or dead without
+// leaving: here the coordinator holds the JoinGroup) gives up waiting for the
+// reader inside its share of CLOSE_TIMEOUT, says so, and returns no error:
+// the work is committed, and the group drops the member after its session
+// timeout.
+func TestConsumerCloseLeavesAStuckRebalanceBehind(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	joining, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	k.cluster.ControlKey(int16(kmsg.JoinGroup), func(kmsg.Request) (kmsg.Response, error, bool) {
+		k.cluster.KeepControl()
+		once.Do(func() {
+			close(joining)
+			k.cluster.SleepControl(func() { <-release })
+		})
+		return nil, nil, false
+	})
+	t.Cleanup(func() { close(release) }) // before the cluster closes: cleanups run last-in first-out
+	logs := &logBuffer{}
+	c := New(k.config("stuck-rebalance"), k.recorder(), k.deadLetters(), testLogger(t, logs))
+	select {
+	case <-joining:
+	case <-time.After(testenv.Hang):
+		t.Fatal("the reader sent no JoinGroup")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
+	defer cancel()
+	if err := c.Close(ctx); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	if n := logs.count("kafka reader still closing: the group is rebalancing and waits for a member; left to close in the background"); n != 1 {
+		t.Errorf("%d lines saying the reader was left closing, want 1: Close waited for the rebalance", n)
+	}
+}
+
+// describeGroup returns group's state and its members' client ids, by
+// member id.
+func (k *testKafka) describeGroup(group string) (string, map[string]string) {
+	k.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
+	defer cancel()
+	client := &kafka.Client{Addr: kafka.TCP(k.brokers...)}
+	resp, err := client.DescribeGroups(ctx, &kafka.DescribeGroupsRequest{GroupIDs: []string{group}})
+	if err == nil && len(resp.Groups) == 1 {
+		err = resp.Groups[0].Error
+	}
+	if err != nil {
+		k.t.Fatalf("describing group %s: %v", group, err)
+	}
+	members := map[string]string{}
+	for _, m := range resp.Groups[0].Members {
+		members[m.MemberID] = m.ClientID
+	}
+	return resp.Groups[0].GroupState, members
+}
+
+// waitGroup waits until group is stable with exactly the members of these
+// client ids; each of them in the group is progress.
+func (k *testKafka) waitGroup(group string, clientIDs ...string) {
+	k.t.Helper()
+	testenv.WaitFor(k.t, "members in the stable group", len(clientIDs)+1, func() (int, error) {
+		state, members := k.describeGroup(group)
+		got := slices.Sorted(maps.Values(members))
+		n := 0
+		for _, id := range clientIDs {
+			if slices.Contains(got, id) {
+				n++
+			}
+		}
+		if state == "Stable" && len(got) == len(clientIDs) {
+			n++
+		}
+		return n, nil
+	})
+}
+
+// waitGroupState waits until group is in state.
+func (k *testKafka) waitGroupState(group, state string) {
+	k.t.Helper()
+	testenv.WaitFor(k.t, "group in state "+state, 1, func() (int, error) {
+		if got, _ := k.describeGroup(group); got == state {
+			return 1, nil
+		}
+		return 0, nil
+	})
+}
+
+// memberID is the member id of the member with clientID in group.
+func (k *testKafka) memberID(group, clientID string) string {
+	k.t.Helper()
+	_, members := k.describeGroup(group)
+	for id, client := range members {
+		if client == clientID {
+			return id
+		}
+	}
+	k.t.Fatalf("no member %s in group %s", clientID, group)
+	return ""
+}
+
+// TestConsumerMetricsScrapedWhileConsumersStart: /metrics may be scraped
+// while main is still creating the consumers (the admin listener starts
+// first); each New adds its consumer's lag to the shared collector. Run with
+// -race, this catches a scrape reading the collector's list of consumers
+// while New appends to it.
+func TestConsumerMetricsScrapedWhileConsumersStart(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	reg := prometheus.NewRegistry()
+	m := NewMetrics(reg)
+	// Scrapes run back to back from before the first New to after the last.
+	scraping, stop, stopped := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for n := 0; ; n++ {
+			if _, err := reg.Gather(); err != nil {
+				t.Errorf("scrape: %v", err)
+			}
+			if n == 0 {
+				close(scraping)
+			}
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	<-scraping
+	const consumers = 4
+	for i := range consumers {
+		cfg := k.config("scraped")
+		cfg.Name, cfg.Metrics = fmt.Sprintf("c%d", i), m
+		c := New(cfg, k.recorder(), k.deadLetters(), testLogger(t, nil))
+		t.Cleanup(func() { closeConsumer(t, c) })
+	}
+	close(stop)
+	<-stopped
+	// Metrics itself collects the lag, one series per consumer.
+	if n := testutil.CollectAndCount(m); n != consumers {
+		t.Errorf("%d consumer lag series, want one per consumer (%d)", n, consumers)
+	}
+}
+
 // testKafka is one test's Kafka cluster and PostgreSQL schema, with helpers
 // to produce, read, and run consumers against them.
 type testKafka struct {
 	t       *testing.T
+	cluster *kfake.Cluster
 	brokers []string
 	pool    *pgxpool.Pool
 	writer  *kafka.Writer // the dead-letter writer, made on first use
@@ -634,7 +1065,7 @@ func newKafka(t *testing.T, topics ...string) *testKafka {
 	if len(topics) == 0 {
 		topics = []string{testTopic, testDeadLetterTopic}
 	}
-	_, brokers := testenv.Kafka(t, topics...)
+	cluster, brokers := testenv.Kafka(t, topics...)
 	pool, _ := testenv.Postgres(t)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
@@ -646,7 +1077,7 @@ func newKafka(t *testing.T, topics ...string) *testKafka {
 	if err != nil {
 		t.Fatalf("creating test_work: %v", err)
 	}
-	return &testKafka{t: t, brokers: brokers, pool: pool}
+	return &testKafka{t: t, cluster: cluster, brokers: brokers, pool: pool}
 }
 
 // processed counts the rows of processed_event.

@@ -9,6 +9,26 @@ import (
 	"context"
 )
 
+const markEventDeadLettered = `-- name: MarkEventDeadLettered :exec
+INSERT INTO processed_event (consumer, event_id, dead_lettered_at)
+VALUES ($1, $2, now())
+ON CONFLICT (consumer, event_id) DO NOTHING
+`
+
+type MarkEventDeadLetteredParams struct {
+	Consumer string
+	EventID  string
+}
+
+// MarkEventDeadLettered records that consumer dead-lettered event_id, once
+// its dead letter is written, so that MarkEventsProcessed skips a
+// redelivery of it. A row already there (the event was handled after all)
+// stays as it is.
+func (q *Queries) MarkEventDeadLettered(ctx context.Context, arg MarkEventDeadLetteredParams) error {
+	_, err := q.db.Exec(ctx, markEventDeadLettered, arg.Consumer, arg.EventID)
+	return err
+}
+
 const markEventsProcessed = `-- name: MarkEventsProcessed :many
 INSERT INTO processed_event (consumer, event_id)
 SELECT $1::text, unnest($2::text[])
@@ -23,8 +43,11 @@ type MarkEventsProcessedParams struct {
 
 // MarkEventsProcessed records that consumer has handled each of event_ids, in
 // one statement, and returns the ids it had not recorded before: the events
-// whose work is still to do. An id already there, or repeated in event_ids,
-// comes back once at most.
+// whose work is still to do. An id already there (handled, or dead-lettered),
+// or repeated in event_ids, comes back once at most. Pass event_ids sorted:
+// the rows are inserted, and locked until COMMIT, in the array's order, and
+// one order for every caller keeps two transactions with the same ids from
+// deadlocking.
 func (q *Queries) MarkEventsProcessed(ctx context.Context, arg MarkEventsProcessedParams) ([]string, error) {
 	rows, err := q.db.Query(ctx, markEventsProcessed, arg.Consumer, arg.EventIds)
 	if err != nil {

@@ -32,7 +32,8 @@ type OutboxEvent struct {
 }
 
 type ProcessedEvent struct {
-	Consumer    string
-	EventID     string
-	ProcessedAt time.Time
+	Consumer       string
+	EventID        string
+	ProcessedAt    time.Time
+	DeadLetteredAt *time.Time
 }

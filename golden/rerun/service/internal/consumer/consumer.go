@@ -139,8 +139,8 @@ type Config struct {
 	// transactions.
 	Pool *pgxpool.Pool
 	// CloseTimeout is the budget of closing (CLOSE_TIMEOUT): the reader's
-	// group timeouts follow it, so that Close ends inside it even during a
-	// rebalance (see groupTimeouts).
+	// heartbeat interval follows it, so that Close ends inside it during an
+	// ordinary rebalance (see heartbeatInterval).
 	CloseTimeout time.Duration
 	// Backoff is the pause after a handler's first failure; it doubles after
 	// each further one, up to MaxBackoff. Zero takes the defaults
@@ -185,27 +185,30 @@ const (
 	batchLinger = 5 * time.Millisecond
 )
 
-// groupTimeouts derives the reader's rebalance timeout and heartbeat interval
-// from the close budget. Reader.Close waits for the group request in flight,
-// and during a rebalance that is a JoinGroup, which the coordinator answers
-// only once every member has rejoined or the rebalance timeout has passed.
-// With kafka-go's defaults (heartbeat 3 s, rebalance 30 s), a Close during a
-// rebalance took 3 s, and 30 s when a member had died without leaving
-// (measured against an in-process broker). So:
-//   - the rebalance timeout is three quarters of the close budget (750 ms of
-//     1 s): a Close in the worst case still ends inside it, with the rest
-//     left for leaving the group and closing the other parts;
-//   - members heartbeat every third of that (250 ms), so each learns of a
-//     rebalance and rejoins well inside the timeout and is not dropped from
-//     the group for being slow; and at most every third of the session
-//     timeout, as Kafka expects.
-//
-// The price is a heartbeat request every 250 ms per consumer and replica.
-// A larger CLOSE_TIMEOUT makes both longer. Close itself still gives up at
-// the end of its context (see Close), whatever the broker does.
-func groupTimeouts(closeTimeout time.Duration) (rebalance, heartbeat time.Duration) {
-	rebalance = closeTimeout * 3 / 4
-	return rebalance, min(rebalance/3, sessionTimeout/3)
+// rebalanceTimeout is how long the group waits, once a rebalance has begun,
+// for each member to rejoin; a member that has not rejoined by then is
+// dropped, and rejoining later starts another rebalance. It must cover the
+// pauses a healthy member has (a pod throttled to its CPU request, a GC
+// pause, a slow node): with a short one, one slow member during a rolling
+// update drops out, rejoins, and makes every other member rejoin again.
+// Kafka's own clients wait tens of seconds or minutes; this is kafka-go's
+// default. A member that died without leaving holds a rebalance for its
+// session timeout at most: the group drops it then.
+const rebalanceTimeout = 30 * time.Second
+
+// heartbeatInterval derives the reader's heartbeat interval from the close
+// budget. A member learns that a rebalance has begun from its next heartbeat
+// and rejoins then, so the rebalance lasts about one interval when every
+// member is alive; and Reader.Close waits for the group request in flight,
+// which during a rebalance is a JoinGroup that the coordinator answers once
+// every member has rejoined. A quarter of the close budget (250 ms of 1 s)
+// keeps a Close during an ordinary rebalance inside that budget, and at most
+// a third of the session timeout, as Kafka expects. The price is a heartbeat
+// request every 250 ms per consumer and replica. A Close during a rebalance
+// that waits for a paused or dead member still gives up at the end of its
+// context (see Close): the rebalance timeout does not bound it.
+func heartbeatInterval(closeTimeout time.Duration) time.Duration {
+	return min(closeTimeout/4, sessionTimeout/3)
 }
 
 // Consumer reads one topic as a member of a consumer group.
@@ -225,7 +228,6 @@ func New(cfg Config, h Handler, deadLetters *kafka.Writer, log *slog.Logger) *Co
 	cfg.BatchSize = max(cfg.BatchSize, 1)
 	cfg.Backoff = cmp.Or(cfg.Backoff, defaultBackoff)
 	cfg.MaxBackoff = cmp.Or(cfg.MaxBackoff, defaultMaxBackoff)
-	rebalance, heartbeat := groupTimeouts(cfg.CloseTimeout)
 	reader := kafka.NewReader(kafka.ReaderConfig{
 		Brokers: cfg.Brokers,
 		Dialer:  cfg.Dialer,
@@ -240,8 +242,8 @@ func New(cfg Config, h Handler, deadLetters *kafka.Writer, log *slog.Logger) *Co
 		// fills a batch without waiting for the next fetch.
 		QueueCapacity:     max(cfg.BatchSize, 100),
 		SessionTimeout:    sessionTimeout,
-		RebalanceTimeout:  rebalance,
-		HeartbeatInterval: heartbeat,
+		RebalanceTimeout:  rebalanceTimeout,
+		HeartbeatInterval: heartbeatInterval(cfg.CloseTimeout),
 		// JoinGroupBackoff, the pause before joining again after a failed
 		// join, stays at kafka-go's 5 s: Close does not wait for it.
 		//
@@ -389,7 +391,8 @@ func (c *Consumer) fetchBatch(ctx context.Context) ([]kafka.Message, error) {
 // and dead letter. Shutdown lets the step in hand finish and starts no other
 // (first is whether this is the batch's first step), so the drain
 // waits for one transaction and what follows it (an offset commit, or a
-// dead letter and its commit) at most.
+// dead letter and its commit) at most. A message whose handler failed is
+// never dead-lettered once shutdown has begun (see finish).
 func (c *Consumer) process(ctx context.Context, batch []kafka.Message) bool {
 	first := true
 	for len(batch) > 0 {
@@ -486,8 +489,15 @@ func (c *Consumer) processOne(ctx context.Context, msg kafka.Message) bool {
 }
 
 // finish commits msg after it was handled (err nil), dead-letters it once
-// its attempts are spent, and reports false when shutdown stopped its
-// retries: it stays uncommitted, for the next member of the group.
+// its attempts are spent, and reports false when shutdown came first: msg
+// stays uncommitted, for the partition's next owner.
+//
+// Shutdown never dead-letters a message that failed, even after its last
+// attempt: that failure may be the shutdown's own doing (a dependency the
+// handler calls going away, a handler that heeds a context of its own), and
+// a message in the dead-letter topic waits for a person, where the next
+// owner would simply have handled it. Leaving it costs that owner a few
+// more attempts at worst.
 func (c *Consumer) finish(ctx context.Context, msg kafka.Message, attempts int, err error) bool {
 	switch {
 	case err == nil:
@@ -496,9 +506,11 @@ func (c *Consumer) finish(ctx context.Context, msg kafka.Message, attempts int, 
 		c.commit(cctx, msg)
 		c.cfg.Metrics.Handled.WithLabelValues(c.cfg.Name).Inc()
 		return true
-	case attempts < c.cfg.MaxAttempts:
-		return false // shutdown stopped the retries
-	default:
+	case ctx.Err() != nil:
+		c.log.Warn("shutdown: failing message left uncommitted for the partition's next owner", "partition", msg.Partition,
+			"offset", msg.Offset, "event_id", EventID(msg), "attempts", attempts, "err", err)
+		return false
+	default: // its attempts are spent: retry stops early only for shutdown
 		return c.deadLetter(ctx, msg, attempts, err)
 	}
 }
@@ -512,7 +524,7 @@ func (c *Consumer) retry(ctx context.Context, msg kafka.Message, attempts int, e
 	for err != nil && attempts < c.cfg.MaxAttempts {
 		c.log.Warn("handle message, will retry", "partition", msg.Partition, "offset", msg.Offset, "event_id", EventID(msg),
 			"attempt", attempts, "max_attempts", c.cfg.MaxAttempts, "err", err)
-		if !sleep(ctx, c.backoff(attempts)) {
+		if !sleep(ctx, c.backoff(attempts)) || ctx.Err() != nil {
 			return attempts, err
 		}
 		attempts++
@@ -553,7 +565,13 @@ func (c *Consumer) runTx(ctx context.Context, msgs []kafka.Message) (failed int,
 	}
 	// The consumer's name, not its group, keys the rows: a new group (say,
 	// to replay the topic) still skips the events already processed.
-	fresh, err := db.New(tx).MarkEventsProcessed(hctx, db.MarkEventsProcessedParams{Consumer: c.cfg.Name, EventIds: ids})
+	//
+	// The ids go in sorted. The insert locks each row it adds until COMMIT,
+	// and during a handover two members can hold the same events in batches
+	// of different orders (a batch interleaves partitions): in one order the
+	// second member waits for the first; in two, each can wait for the other,
+	// and PostgreSQL kills one (deadlock detected, SQLSTATE 40P01).
+	fresh, err := db.New(tx).MarkEventsProcessed(hctx, db.MarkEventsProcessedParams{Consumer: c.cfg.Name, EventIds: slices.Sorted(slices.Values(ids))})
 	if err != nil {
 		return -1, fmt.Errorf("mark events processed: %w", err)
 	}
@@ -563,6 +581,8 @@ func (c *Consumer) runTx(ctx context.Context, msgs []kafka.Message) (failed int,
 	}
 	for i, m := range msgs {
 		if !todo[ids[i]] {
+			// Handled before, or dead-lettered (processed_event's
+			// dead_lettered_at says which): either way, done.
 			c.log.Info("event already processed", "partition", m.Partition, "offset", m.Offset, "event_id", ids[i])
 			continue
 		}
@@ -623,8 +643,9 @@ func (c *Consumer) deadLetter(ctx context.Context, msg kafka.Message, attempts i
 	}
 }
 
-// tryDeadLetter writes letter and, once it is written, commits msg, both
-// within one CommitTimeout. It reports whether the letter was written.
+// tryDeadLetter writes letter and, once it is written, records msg's event
+// as dead-lettered and commits msg, all within one CommitTimeout. It reports
+// whether the letter was written.
 func (c *Consumer) tryDeadLetter(ctx context.Context, msg, letter kafka.Message) bool {
 	cctx, cancel := c.afterHandler(ctx)
 	defer cancel()
@@ -633,8 +654,26 @@ func (c *Consumer) tryDeadLetter(ctx context.Context, msg, letter kafka.Message)
 			"dead_letter_topic", c.cfg.DeadLetterTopic, "err", err)
 		return false
 	}
+	c.recordDeadLetter(cctx, msg)
 	c.commit(cctx, msg)
 	return true
+}
+
+// recordDeadLetter records msg's event in processed_event as dead-lettered,
+// so that a redelivery (a crash before the commit below, a rebalance, a group
+// reading the topic again) is skipped, not retried and dead-lettered again.
+// Only after the write: a record without its dead letter would lose the
+// event. A failure is logged and the offset committed all the same: the dead
+// letter is written, and the record only spares a second one. A message
+// without a usable event id has nothing to record.
+func (c *Consumer) recordDeadLetter(ctx context.Context, msg kafka.Message) {
+	if checkEventID(msg) != nil {
+		return
+	}
+	err := db.New(c.cfg.Pool).MarkEventDeadLettered(ctx, db.MarkEventDeadLetteredParams{Consumer: c.cfg.Name, EventID: EventID(msg)})
+	if err != nil {
+		c.log.Error("record dead letter", "partition", msg.Partition, "offset", msg.Offset, "event_id", EventID(msg), "err", err)
+	}
 }
 
 // deadLetterOf is msg as it goes to the dead-letter topic: its key, value and
@@ -679,15 +718,30 @@ func (c *Consumer) commit(ctx context.Context, msgs ...kafka.Message) {
 
 // Close leaves the group and closes the reader's connections. Call it after
 // Run has returned. Reader.Close takes no context and can block for up to
-// MaxWait, or up to the rebalance timeout during a rebalance (see
-// groupTimeouts), or longer against a dead broker, so Close gives up when
-// ctx ends and leaves the reader to finish closing in the background.
+// MaxWait, or during a rebalance until every member has rejoined (see
+// heartbeatInterval), or longer against a dead broker. So Close waits for it
+// three quarters of CloseTimeout at most, leaving the rest of the close budget
+// to the parts closed after it. A reader still closing then is waiting on a
+// rebalance held up by a member that is paused or died without leaving: the
+// work is committed, so Close logs it and returns nil, and leaves the reader
+// to finish in the background (the group drops this member after its session
+// timeout). It gives up with an error when ctx ends first.
 func (c *Consumer) Close(ctx context.Context) error {
 	done := make(chan error, 1)
 	go func() { done <- c.reader.Close() }()
+	var gaveUp <-chan time.Time
+	if c.cfg.CloseTimeout > 0 {
+		t := time.NewTimer(c.cfg.CloseTimeout * 3 / 4)
+		defer t.Stop()
+		gaveUp = t.C
+	}
 	select {
 	case err := <-done:
 		return err
+	case <-gaveUp:
+		c.log.Warn("kafka reader still closing: the group is rebalancing and waits for a member; left to close in the background",
+			"waited", (c.cfg.CloseTimeout * 3 / 4).String())
+		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("close kafka reader %s: %w", c.cfg.Name, ctx.Err())
 	}

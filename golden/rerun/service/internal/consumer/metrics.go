@@ -3,6 +3,9 @@
 package consumer
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"example.com/shop/internal/metrics"
@@ -16,7 +19,10 @@ type Metrics struct {
 	DeadLettered    *prometheus.CounterVec   // messages moved to the dead-letter topic
 	HandlerDuration *prometheus.HistogramVec // one handler call
 	lag             *prometheus.Desc
-	consumers       []*Consumer
+	// mu guards consumers: main creates consumers while the admin listener
+	// may already serve /metrics, whose scrape reads them (Collect).
+	mu        sync.Mutex
+	consumers []*Consumer
 }
 
 // NewMetrics registers the consumers' metrics with reg. Watch adds each
@@ -47,6 +53,8 @@ func (m *Metrics) watch(c *Consumer) {
 	m.Handled.WithLabelValues(name)
 	m.Failed.WithLabelValues(name)
 	m.DeadLettered.WithLabelValues(name)
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.consumers = append(m.consumers, c)
 }
 
@@ -58,7 +66,10 @@ func (m *Metrics) Describe(ch chan<- *prometheus.Desc) { ch <- m.lag }
 // costs no request; the lag is that of the partition of the last message
 // fetched, so with several partitions it samples them in turn.
 func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
-	for _, c := range m.consumers {
+	m.mu.Lock()
+	consumers := slices.Clone(m.consumers)
+	m.mu.Unlock()
+	for _, c := range consumers {
 		ch <- prometheus.MustNewConstMetric(m.lag, prometheus.GaugeValue, float64(c.reader.Stats().Lag), c.cfg.Name)
 	}
 }

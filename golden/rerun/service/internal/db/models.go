@@ -16,7 +16,8 @@ type GsgenLease struct {
 }
 
 type ProcessedEvent struct {
-	Consumer    string
-	EventID     string
-	ProcessedAt time.Time
+	Consumer       string
+	EventID        string
+	ProcessedAt    time.Time
+	DeadLetteredAt *time.Time
 }

@@ -18,8 +18,8 @@ import (
 	"example.com/orders/internal/benchtest"
 )
 
-// benchCloseTimeout is CLOSE_TIMEOUT's default: the reader's group timeouts
-// follow it (groupTimeouts).
+// benchCloseTimeout is CLOSE_TIMEOUT's default: the reader's heartbeat
+// interval follows it (heartbeatInterval).
 const benchCloseTimeout = time.Second
 
 // BenchmarkCloseMidRebalance measures Consumer.Close while the consumer's
@@ -29,8 +29,8 @@ const benchCloseTimeout = time.Second
 //	         first member to notice the rebalance and rejoin
 //	member   the first member is closed at that moment
 //	dead     a member is closed while the group waits for one that died
-//	         without leaving (its session not yet expired): the rebalance
-//	         timeout decides
+//	         without leaving: its session timeout (10 s, shorter than the
+//	         rebalance timeout) decides
 //
 // Each iteration has a cluster of its own (kfake); close-ms is the figure, to
 // set against CLOSE_TIMEOUT (1 s).
@@ -168,14 +168,13 @@ func deadMember(b *testing.B, brokers []string, group, topic string) {
 	}
 	defer cl.Close()
 	ctx := context.Background()
-	rebalance, _ := groupTimeouts(benchCloseTimeout)
 	meta := kmsg.NewConsumerMemberMetadata()
 	meta.Topics = []string{topic}
 	join := func(member string) *kmsg.JoinGroupResponse {
 		req := kmsg.NewPtrJoinGroupRequest()
 		req.Group, req.MemberID, req.ProtocolType = group, member, "consumer"
 		req.SessionTimeoutMillis = int32(sessionTimeout / time.Millisecond)
-		req.RebalanceTimeoutMillis = int32(rebalance / time.Millisecond)
+		req.RebalanceTimeoutMillis = int32(rebalanceTimeout / time.Millisecond)
 		p := kmsg.NewJoinGroupRequestProtocol()
 		p.Name, p.Metadata = "range", meta.AppendTo(nil)
 		req.Protocols = append(req.Protocols, p)
