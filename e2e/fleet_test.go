@@ -11,13 +11,13 @@ import (
 
 // fleetService is the http preset after `gsgen add worker report --interval
 // 1s` (scope fleet, the default: it brings PostgreSQL for its lease) and
-// `gsgen add worker local --interval 200ms --scope replica`, each of the
+// `gsgen add worker local --interval 1s --scope replica` (the shortest interval gsgen takes), each of the
 // user's functions logging its run, the fleet one with its tick.
 var fleetService = &variant{name: "fleet", preset: "http",
 	answers: func(a *generator.Answers) {
 		a.Workers = []generator.WorkerAnswers{
 			{Name: "report", Interval: generator.Duration(time.Second), Timeout: generator.Duration(5 * time.Second)},
-			{Name: "local", Interval: generator.Duration(200 * time.Millisecond), Scope: generator.ScopeReplica},
+			{Name: "local", Interval: generator.Duration(time.Second), Scope: generator.ScopeReplica},
 		}
 	},
 	files: map[string]string{

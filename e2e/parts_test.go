@@ -10,13 +10,13 @@ import (
 )
 
 // partsService is the http preset after `gsgen add worker tick --interval
-// 100ms --timeout 5s --scope replica` (a fleet worker would bring PostgreSQL
+// 1s --timeout 5s --scope replica` (a fleet worker would bring PostgreSQL
 // for its lease: fleet_test.go runs those), with the user's worker function and a part of the
 // user's in internal/parts: both hold work in hand for a while after they
 // are told to stop, and log what they do.
 var partsService = &variant{name: "parts", preset: "http",
 	answers: func(a *generator.Answers) {
-		a.Workers = []generator.WorkerAnswers{{Name: "tick", Interval: generator.Duration(100 * time.Millisecond), Timeout: generator.Duration(5 * time.Second), Scope: generator.ScopeReplica}}
+		a.Workers = []generator.WorkerAnswers{{Name: "tick", Interval: generator.Duration(time.Second), Timeout: generator.Duration(5 * time.Second), Scope: generator.ScopeReplica}}
 	},
 	files: map[string]string{
 		"internal/worker/tick.go": `package worker

@@ -29,10 +29,18 @@ type ChangelogEntry struct {
 var Changelog = []ChangelogEntry{
 	{"v0.26.0", "gsgen", "gsgen.base records what gsgen wrote for each file, so gsgen upgrade merges a newer gsgen's files with your edits three ways; gsgen.yaml carries `format: 1`"},
 	{"v0.26.0", "relay", "one Kafka writer per relay loop, so an aggregate's order survives a partition leader move"},
-	{"v0.26.0", "consumer", "fixes to the batch loop's failure paths"},
-	{"v0.26.0", "asynq", "the dedicated worker stops pulling tasks on SIGTSTP without shutting down, as asynq's own Run does"},
-	{"v0.26.0", "worker", "fleet-scoped workers: one run per interval across all replicas, under a lease"},
+	{"v0.26.0", "relay", "the slot is computed by the relay's query: migration 0004 no longer rewrites outbox_event, 0003 builds its indexes CONCURRENTLY; a published row's last_error is cleared"},
+	{"v0.26.0", "outbox", "the example locks the aggregate before inserting its events: per-aggregate order needs an aggregate's writers serialised"},
+	{"v0.26.0", "consumer", "event ids are marked processed in sorted order, so two members in a handover cannot deadlock"},
+	{"v0.26.0", "consumer", "dead letters are recorded in processed_event (migration 0006), so a redelivered poison event is not dead-lettered again; processed_event is kept 14 days"},
+	{"v0.26.0", "consumer", "a message whose retries are cut short by shutdown is left for the partition's next owner, never dead-lettered"},
+	{"v0.26.0", "consumer", "rebalance timeout 30s (was 3/4 of CLOSE_TIMEOUT), so a paused member does not churn the group; Close stays bounded"},
+	{"v0.26.0", "main", "SIGTSTP pauses asynq alone (Stop) and HTTP keeps serving; the asynq drain, the clients' close and the pool's close each have a bound; a second signal ends the shutdown's waits"},
+	{"v0.26.0", "main", "readiness stays 503 after a listener failure; the HTTP method label is bounded to the known methods plus other"},
+	{"v0.26.0", "asynq", "a task timeout must end 1s before ASYNQ_SHUTDOWN_TIMEOUT; the dedicated worker fails on an admin listener failure, as the service does"},
+	{"v0.26.0", "worker", "fleet-scoped workers and cleaners (the default): one run per tick across all replicas, under a lease in PostgreSQL (migration 0010); cron schedules"},
 	{"v0.26.0", "ci", "a CI workflow for the service (the ci: answer in gsgen.yaml)"},
+	{"v0.26.0", "make", "make deps and make vendor, for rooms with no network"},
 }
 
 // ChangesSince returns the entries newer than version, oldest first; all of

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -331,9 +332,9 @@ func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envVal
 		{"TERMINATION_GRACE_PERIOD", "terminationGracePeriodSeconds", l.Grace},
 		{"PRESTOP_SLEEP", "preStop sleep", ct.preStop},
 	}
-	if _, ok := env["WORKER_TERMINATION_GRACE_PERIOD"]; ok && ct.preStop == 0 {
-		// gsgen's dedicated asynq worker: nothing routes to it (no preStop),
-		// and it checks its own grace period, not the HTTP service's.
+	if _, ok := env["WORKER_TERMINATION_GRACE_PERIOD"]; ok && slices.ContainsFunc(ct.names, func(n string) bool { return strings.HasSuffix(n, "-worker") }) {
+		// gsgen's dedicated asynq worker (cmd/<name>-worker): nothing routes
+		// to it, and it checks its own grace period, not the main binary's.
 		told = told[:1]
 		told[0].env = "WORKER_TERMINATION_GRACE_PERIOD"
 	}

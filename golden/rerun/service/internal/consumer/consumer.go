@@ -720,8 +720,9 @@ func (c *Consumer) commit(ctx context.Context, msgs ...kafka.Message) {
 // Run has returned. Reader.Close takes no context and can block for up to
 // MaxWait, or during a rebalance until every member has rejoined (see
 // heartbeatInterval), or longer against a dead broker. So Close waits for it
-// three quarters of CloseTimeout at most, leaving the rest of the close budget
-// to the parts closed after it. A reader still closing then is waiting on a
+// half of CloseTimeout at most: inside the three quarters main gives the
+// clients side by side, so that giving up here is not also that share running
+// out (which fails the shutdown), and the pool keeps its quarter. A reader still closing then is waiting on a
 // rebalance held up by a member that is paused or died without leaving: the
 // work is committed, so Close logs it and returns nil, and leaves the reader
 // to finish in the background (the group drops this member after its session
@@ -731,7 +732,7 @@ func (c *Consumer) Close(ctx context.Context) error {
 	go func() { done <- c.reader.Close() }()
 	var gaveUp <-chan time.Time
 	if c.cfg.CloseTimeout > 0 {
-		t := time.NewTimer(c.cfg.CloseTimeout * 3 / 4)
+		t := time.NewTimer(c.cfg.CloseTimeout / 2)
 		defer t.Stop()
 		gaveUp = t.C
 	}
@@ -740,7 +741,7 @@ func (c *Consumer) Close(ctx context.Context) error {
 		return err
 	case <-gaveUp:
 		c.log.Warn("kafka reader still closing: the group is rebalancing and waits for a member; left to close in the background",
-			"waited", (c.cfg.CloseTimeout * 3 / 4).String())
+			"waited", (c.cfg.CloseTimeout / 2).String())
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("close kafka reader %s: %w", c.cfg.Name, ctx.Err())
