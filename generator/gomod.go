@@ -399,6 +399,8 @@ func mergeGoMod(onDisk, rendered []byte) ([]byte, error) {
 			}
 		}
 	}
+	// New requirements go where go mod tidy puts them: sorted in their block.
+	disk.SortBlocks()
 	disk.Cleanup()
 	return disk.Format()
 }
