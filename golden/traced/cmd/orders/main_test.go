@@ -130,6 +130,12 @@ type response struct {
 	err    error
 }
 
+// String says it in words: %v of the struct would print the error's
+// address, not what went wrong.
+func (r response) String() string {
+	return fmt.Sprintf("status %d, body %q, error %v", r.status, r.body, r.err)
+}
+
 // slowRequest sends GET /test/slow and returns once the handler has it; the
 // response arrives on the channel after the test releases it.
 func (s *service) slowRequest() <-chan response {
@@ -259,7 +265,7 @@ func TestInFlightRequestFinishesAfterSignal(t *testing.T) {
 
 	got := <-inFlight
 	if got.err != nil || got.status != http.StatusOK || got.body != "finished" {
-		t.Fatalf("in-flight request got %+v, want 200 finished", got)
+		t.Fatalf("in-flight request got %v, want 200 finished", got)
 	}
 	s.waitExit(exitOK)
 }
@@ -478,7 +484,7 @@ func TestDrainOverBudgetExits1(t *testing.T) {
 	s.waitExit(exitFailed)
 
 	if got := <-inFlight; got.err == nil {
-		t.Errorf("request still held after HTTP_SHUTDOWN_TIMEOUT got %+v, want it cut off", got)
+		t.Errorf("request still held after HTTP_SHUTDOWN_TIMEOUT got %v, want it cut off", got)
 	}
 	lines := s.logs.all()
 	checkShutdownLog(t, lines)
