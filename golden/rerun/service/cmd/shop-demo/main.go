@@ -194,7 +194,7 @@ failed: given up on in the open: archived tasks, dead letters, for you to look a
 	}
 	switch {
 	case lost > 0:
-		fmt.Printf("LOST: %d pieces of work are gone: the service dropped work it had taken\n", lost)
+		fmt.Printf("%s: %d pieces of work are gone: the service dropped work it had taken\n", alarm("LOST"), lost)
 		return 1
 	case !ok:
 		fmt.Println("nothing lost, but the service did not exit cleanly: read the timeline above")
@@ -435,6 +435,17 @@ func timeline(log string) {
 	if err := cmd.Run(); err != nil {
 		fmt.Printf("gsgen timeline %s: %v\n", log, err)
 	}
+}
+
+// alarm is s in bold red when stdout is a terminal that takes colour (NO_COLOR
+// unset, TERM not dumb), as gsgen colours what went wrong: LOST must not
+// read like every other line. In a pipe or a file it is s.
+func alarm(s string) string {
+	fi, err := os.Stdout.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return s
+	}
+	return "\x1b[1;31m" + s + "\x1b[0m"
 }
 
 // fail says why the demo stopped before it could count anything. Always,
