@@ -93,8 +93,16 @@ func Postgres(tb testing.TB, migrationsDir string) (string, *pgxpool.Pool) {
 			tb.Fatal(err)
 		}
 		up, _, _ := strings.Cut(string(src), "-- +goose Down")
-		if _, err := pool.Exec(ctx, up); err != nil {
-			tb.Fatalf("applying %s: %v", filepath.Base(m), err)
+		// Its statements in one transaction; a migration goose runs outside
+		// one (NO TRANSACTION: CREATE INDEX CONCURRENTLY) a statement at a time.
+		statements := []string{up}
+		if strings.Contains(up, "-- +goose NO TRANSACTION") {
+			statements = strings.SplitAfter(up, ";\n")
+		}
+		for _, statement := range statements {
+			if _, err := pool.Exec(ctx, statement); err != nil {
+				tb.Fatalf("applying %s: %v", filepath.Base(m), err)
+			}
 		}
 	}
 	return dbURL, pool

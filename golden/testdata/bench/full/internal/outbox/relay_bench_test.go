@@ -80,7 +80,7 @@ func BenchmarkRelay(b *testing.B) {
 				storeBacklog(b, pool, events)
 				before := trips.Load()
 				start := time.Now()
-				relay.drain(context.Background(), newSweep(0, 0, 1))
+				relay.drain(context.Background(), relay.writer, newSweep(0, 0, 1))
 				relayTime += time.Since(start)
 				relayTrips += trips.Load() - before
 				if n := pending(b, pool); n != 0 {
@@ -250,7 +250,13 @@ func BenchmarkRelayLoops(b *testing.B) {
 		r := newRelay(n)
 		var drains []func()
 		for i := range n {
-			drains = append(drains, func() { r.drain(context.Background(), newSweep(0, i, n)) })
+			// A writer per loop, as Run gives them.
+			w := r.writer
+			if i > 0 {
+				w = r.loopWriter()
+				b.Cleanup(func() { w.Close() })
+			}
+			drains = append(drains, func() { r.drain(context.Background(), w, newSweep(0, i, n)) })
 		}
 		runs = append(runs, run{fmt.Sprintf("relays=%d", n), drains})
 	}
@@ -259,7 +265,7 @@ func BenchmarkRelayLoops(b *testing.B) {
 		for range n {
 			// Each at a window of its own choosing, as Run does.
 			r, start := newRelay(1), mathrand.IntN(Slots)
-			drains = append(drains, func() { r.drain(context.Background(), newSweep(start, 0, 1)) })
+			drains = append(drains, func() { r.drain(context.Background(), r.writer, newSweep(start, 0, 1)) })
 		}
 		runs = append(runs, run{fmt.Sprintf("replicas=%d", n), drains})
 	}
