@@ -198,7 +198,7 @@ let the welcome-email task wait longer for a slow e-mail provider.`,
 		Hints: []string{
 			"Read the pod's last log line: the service checked something about its timeouts before starting anything.",
 			"On SIGTERM asynq waits ASYNQ_SHUTDOWN_TIMEOUT for running tasks, then pushes them back to run again. Compare it with how long a task may now run (internal/tasks/server.go, internal/config/config.go).",
-			"The ladder: task timeout <= ASYNQ_SHUTDOWN_TIMEOUT <= what the grace period leaves. Either keep the task within 25s, or raise ASYNQ_SHUTDOWN_TIMEOUT (and check the grace period still fits: gsgen plan).",
+			"The ladder: task timeout + a 1s margin <= ASYNQ_SHUTDOWN_TIMEOUT <= what the grace period leaves (the margin: a task cut by its own timeout must still return before the drain cuts it). Either keep the task within 24s, or raise ASYNQ_SHUTDOWN_TIMEOUT (and check the grace period still fits: gsgen plan).",
 		},
 		Edits: []Edit{
 			{File: tasksGo,

@@ -38,7 +38,10 @@ Reported:
   back only when their lease expires, as retries.
 - asynq.Timeout(d) with a constant d above the constant ShutdownTimeout of
   the package's asynq.Config (8s when unset): every deploy cuts a task that
-  runs that long and re-runs it from scratch; and a Timeout under one second,
+  runs that long and re-runs it from scratch; one within a second of it: a
+  task that runs to its own timeout still has to return and have its outcome
+  written to Redis, racing Shutdown's timer, so it too may be pushed back and
+  run again; and a Timeout under one second,
   which asynq rounds down to zero and replaces with its 30 minute default.
 
 The package is the program here: a Run and an HTTP server in different
@@ -145,10 +148,19 @@ func runAsynqServer(pass *analysis.Pass) (any, error) {
 		case limitAt != "" && d > limit:
 			pass.Reportf(t.Pos(), "asynq.Timeout(%v) is longer than ShutdownTimeout %v (%s): every deploy cuts a task that runs that long, pushes it back to the queue and runs it again from the start; keep the task timeout within ShutdownTimeout, or raise ShutdownTimeout (and the grace period) to fit it",
 				d, limit, limitAt)
+		case limitAt != "" && d > limit-taskMargin:
+			pass.Reportf(t.Pos(), "asynq.Timeout(%v) leaves less than %v before ShutdownTimeout %v (%s): a task that runs to its timeout still has to return and have asynq write its outcome to Redis, racing Shutdown's timer, so a deploy may push it back and run it again from the start; keep the task timeout at least %v under ShutdownTimeout",
+				d, taskMargin, limit, limitAt, taskMargin)
 		}
 	}
 	return nil, nil
 }
+
+// taskMargin is how far under ShutdownTimeout a task timeout must end: the
+// margin gsgen's services keep (generator.TaskMargin; a test holds the two
+// equal). One second is the least asynq can express: it keeps task timeouts
+// in whole seconds.
+const taskMargin = time.Second
 
 // isServe reports whether fn serves HTTP.
 func isServe(fn *types.Func) bool {

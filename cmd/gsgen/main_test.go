@@ -842,7 +842,7 @@ func TestPlanBrokenShowsBudget(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	code, stdout, _ := gsgen(t, "version")
-	if code != exitOK || !strings.HasPrefix(stdout, "gsgen ") {
+	if code != exitOK || !strings.HasPrefix(stdout, "gsgen ") || !strings.Contains(stdout, "writes services as "+generator.Version+"\n") {
 		t.Errorf("exit %d, stdout %q", code, stdout)
 	}
 }

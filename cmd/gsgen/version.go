@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gsgen-dev/gsgen/generator"
 )
 
 func newVersionCmd(e *env) *cobra.Command {
@@ -15,7 +17,10 @@ func newVersionCmd(e *env) *cobra.Command {
 		Example: "  gsgen version",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintf(e.stdout, "gsgen %s (%s)\n", version(), runtime.Version())
+			// Two versions: the build's (what go install fetched) and the
+			// generated code's, which gsgen.base records and gsgen upgrade
+			// compares; a checkout's build has only the second.
+			fmt.Fprintf(e.stdout, "gsgen %s (%s), writes services as %s\n", version(), runtime.Version(), generator.Version)
 			return nil
 		},
 	}

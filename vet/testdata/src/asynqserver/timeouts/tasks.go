@@ -23,3 +23,8 @@ func Email() *asynq.Task {
 func Ping() *asynq.Task {
 	return asynq.NewTask("ping", nil, asynq.Timeout(500*time.Millisecond)) // want `asynq.Timeout\(500ms\) is under a second`
 }
+
+// Tick runs to ShutdownTimeout itself: no room to return and record its outcome.
+func Tick() *asynq.Task {
+	return asynq.NewTask("tick", nil, asynq.Timeout(8*time.Second)) // want `asynq.Timeout\(8s\) leaves less than 1s before ShutdownTimeout 8s`
+}
