@@ -116,9 +116,11 @@ func TestAddAsks(t *testing.T) {
 		"5",       // What to add: worker (the service has http, so outbox is 1)
 		"Nightly", // Worker name: refused, asked again
 		"nightly", // Worker name
-		"2h",      // Interval [60s]
+		"2h",      // Schedule [1m]: an interval, so no time zone is asked
 		"30s",     // Timeout [10s]: past the worker drain, asked again
 		"12s",     // Timeout
+		"",        // Scope [fleet]
+		"",        // Lease TTL [15s]
 		"",        // Add worker nightly? [Y/n]
 	}
 	code, stdout, stderr := gsgenAnswering(t, answers, "add", "--accessible", "--dir", dir)
@@ -141,6 +143,40 @@ func TestAddAsks(t *testing.T) {
 	code, _, _ = gsgenAnswering(t, []string{"6", "report:build", "", "", "", "n"}, "add", "--accessible", "--dir", dir)
 	if code == exitOK || treeHash(t, dir) != before {
 		t.Errorf("declined add: exit %d, service changed %v", code, treeHash(t, dir) != before)
+	}
+}
+
+// One schedule question takes an interval or a cron schedule; the time
+// zone is asked only for cron, the lease TTL only for fleet scope, and a
+// bad cron schedule is asked again with the reason.
+func TestAddAsksForACronWorker(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop", "--components", "http,kafka")
+	answers := []string{
+		"5",            // What to add: worker
+		"nightly",      // Worker name
+		"61 2 * * *",   // Schedule: refused, asked again
+		"30 2 * * *",   // Schedule
+		"Mars/Olympus", // Time zone [UTC]: refused, asked again
+		"Europe/Paris", // Time zone
+		"",             // Timeout
+		"replica",      // Scope [fleet]: no lease, so no TTL is asked
+		"",             // Add worker nightly? [Y/n]
+	}
+	code, stdout, stderr := gsgenAnswering(t, answers, "add", "--accessible", "--dir", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, want := range []string{`"61 2 * * *": the minute field "61" is wrong`, `"Mars/Olympus" is not a time zone`, "Time zone [UTC]:", "Scope [fleet]:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "Lease TTL") {
+		t.Errorf("a replica-scope worker was asked for a lease TTL:\n%s", stdout)
+	}
+	yaml, _ := os.ReadFile(filepath.Join(dir, "gsgen.yaml"))
+	if !strings.Contains(string(yaml), "name: nightly\n    cron: 30 2 * * *\n    timezone: Europe/Paris\n    timeout: 10s\n    scope: replica") {
+		t.Errorf("gsgen.yaml:\n%s", yaml)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
 )
@@ -116,6 +117,18 @@ func (iv *interview) addInstance(k *generator.Kind) (string, error) {
 	return s, nil
 }
 
+// parseSchedule sets a worker's schedule from one answer: a duration is
+// an interval, anything else a cron schedule (the generator checks it).
+func parseSchedule(s string, w *generator.WorkerAnswers) error {
+	s = strings.TrimSpace(s)
+	if _, err := time.ParseDuration(s); err == nil {
+		w.Cron = ""
+		return parseDuration(s, &w.Interval)
+	}
+	w.Interval, w.Cron = 0, s
+	return nil
+}
+
 // add adds an instance of kind named name, with its defaults to be asked.
 func add(a generator.Answers, kind generator.Component, name string) (generator.Answers, error) {
 	switch kind {
@@ -165,12 +178,25 @@ func (iv *interview) settings(k *generator.Kind, i int, service *generator.Model
 		}
 	case generator.Worker:
 		w := d.Workers[i]
+		field := fmt.Sprintf("workers[%d]", i)
+		cron := func() bool { return iv.a.Workers[i].Cron != "" }
 		return []question{
-			{field: fmt.Sprintf("workers[%d].interval", i), title: "Interval", def: w.Interval.String(), help: "pause between two runs",
-				set: func(a *generator.Answers, s string) error { return parseDuration(s, &a.Workers[i].Interval) }},
-			{field: fmt.Sprintf("workers[%d].timeout", i), title: "Timeout", def: w.Timeout.String(),
+			{field: field + ".interval", also: []string{field, field + ".cron"}, title: "Schedule", def: w.Interval.String(),
+				help: `an interval between two runs (1h), or a cron schedule ("30 2 * * *", @daily)`,
+				set:  func(a *generator.Answers, s string) error { return parseSchedule(s, &a.Workers[i]) }},
+			{field: field + ".timezone", title: "Time zone", def: "UTC", help: "of the cron schedule, e.g. Europe/Paris",
+				when: cron,
+				set:  func(a *generator.Answers, s string) error { a.Workers[i].Timezone = s; return nil }},
+			{field: field + ".timeout", title: "Timeout", def: w.Timeout.String(),
 				help: fmt.Sprintf("how long one run may take; at most the worker drain (%v)", d.Timeouts.WorkerDrain),
 				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Workers[i].Timeout) }},
+			{field: field + ".scope", title: "Scope", def: w.Scope,
+				help: generator.ScopeFleet + ": each run in one replica, under a lease in PostgreSQL; " + generator.ScopeReplica + ": in every replica",
+				set:  func(a *generator.Answers, s string) error { a.Workers[i].Scope = s; return nil }},
+			{field: field + ".lease_ttl", title: "Lease TTL", def: generator.DefaultLeaseTTL.String(),
+				help: "how long a killed replica's lease keeps the others from running it",
+				when: func() bool { return iv.a.Workers[i].Scope == generator.ScopeFleet },
+				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Workers[i].LeaseTTL) }},
 		}
 	case generator.Task:
 		t := d.Tasks[i]

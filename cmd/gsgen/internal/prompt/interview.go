@@ -86,11 +86,20 @@ type question struct {
 	// offer, when set, is the default instead of def, worked out when the
 	// question is asked: from the answers before it.
 	offer func() string
-	set   func(a *generator.Answers, s string) error // parses s into a
+	// when, when set, says whether the question is asked at all, from the
+	// answers before it (a time zone only for a cron schedule).
+	when func() bool
+	// also names the other answers an answer to it may be refused on: one
+	// schedule question sets an interval or a cron schedule.
+	also []string
+	set  func(a *generator.Answers, s string) error // parses s into a
 }
 
 // text asks q until the answer parses and the generator accepts it.
 func (iv *interview) text(q question) error {
+	if q.when != nil && !q.when() {
+		return nil
+	}
 	if q.offer != nil {
 		q.def = q.offer()
 	}
@@ -99,7 +108,7 @@ func (iv *interview) text(q question) error {
 		if err := q.set(&candidate, s); err != nil {
 			return err
 		}
-		return iv.fieldError(candidate, q.field)
+		return iv.fieldError(candidate, append([]string{q.field}, q.also...)...)
 	}})
 	if err != nil {
 		return err
