@@ -202,7 +202,7 @@ func (iv *interview) settings(k *generator.Kind, i int, service *generator.Model
 		t := d.Tasks[i]
 		return []question{
 			{field: fmt.Sprintf("tasks[%d].timeout", i), title: "Timeout", def: t.Timeout.String(),
-				help: fmt.Sprintf("one attempt, in whole seconds; at most asynq's shutdown timeout (%v)", d.Timeouts.AsynqShutdown),
+				help: fmt.Sprintf("one attempt, in whole seconds; at least %v under asynq's shutdown timeout (%v)", generator.TaskMargin, d.Timeouts.AsynqShutdown),
 				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Tasks[i].Timeout) }},
 			{field: fmt.Sprintf("tasks[%d].queue", i), title: "Queue", def: t.Queue, help: "the asynq queue it goes to",
 				set: func(a *generator.Answers, s string) error { a.Tasks[i].Queue = s; return nil }},
