@@ -145,6 +145,25 @@ var mutations = []mutation{
 			To:   "before := start.Add(time.Hour) // every row counts as expired"},
 		pkg: "./internal/cleaner",
 	},
+	{
+		// Then a rollout stalls each fleet part for its lease TTL.
+		name:   "fleet loop keeps its lease at shutdown",
+		preset: "full",
+		edit: lab.Edit{File: "internal/lease/lease.go",
+			From: "\tdefer l.release(ctx)\n",
+			To:   "\t// the lease waits out its TTL\n"},
+		pkg: "./internal/lease",
+	},
+	{
+		// Then a replica cut off from PostgreSQL runs on while another
+		// takes the lease and starts the next tick.
+		name:   "fleet run goes on after its lease could not be renewed",
+		preset: "full",
+		edit: lab.Edit{File: "internal/lease/lease.go",
+			From: `cut(fmt.Errorf("%w: not renewed within %v", ErrLost, l.cfg.TTL*3/4))`,
+			To:   `// runs on`},
+		pkg: "./internal/lease",
+	},
 }
 
 // TestMutationsFailTheServicesOwnTests applies each mutation to a copy of
