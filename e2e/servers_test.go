@@ -125,6 +125,7 @@ func newDatabase(t *testing.T, serviceDir string) (string, *pgxpool.Pool) {
 func newRedis(t *testing.T) (string, *redis.Client) {
 	t.Helper()
 	addr := envOr("GSGEN_TEST_REDIS_ADDR", defaultRedisAddr)
+	holdRedisDB(t, addr, redisDB)
 	rdb := redis.NewClient(&redis.Options{Addr: addr, DB: redisDB})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
