@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"text/template"
 	"time"
 )
 
@@ -155,4 +156,34 @@ func firstDiff(got, want []byte) string {
 		}
 	}
 	return fmt.Sprintf("rendered %d lines, gofmt %d", len(g), len(w))
+}
+
+// TestRenderFileFormatsOnlyListed shows what the list changes: a listed
+// template's output is gofmt's, an unlisted one's is left as rendered, and
+// a listed one that does not parse is reported as a template bug.
+func TestRenderFileFormatsOnlyListed(t *testing.T) {
+	unclean := "package x\nvar  a = 1\n"
+	root := template.Must(template.New("test/listed.go.tmpl").Parse(unclean))
+	template.Must(root.New("test/unlisted.go.tmpl").Parse(unclean))
+	template.Must(root.New("test/broken.go.tmpl").Parse("package x\nvar = 1\n"))
+	for _, name := range []string{"test/listed.go.tmpl", "test/broken.go.tmpl"} {
+		formattedAtRunTime[name] = "a test's"
+		defer delete(formattedAtRunTime, name)
+	}
+	m := defaultModel(t, Answers{Name: "orders"})
+	file := func(tmpl string) PlannedFile {
+		return PlannedFile{Path: "x/x.go", Owner: OwnedByUser, Template: tmpl}
+	}
+	got, err := renderFile(root, m, file("test/listed.go.tmpl"), nil)
+	if want := "package x\n\nvar a = 1\n"; err != nil || string(got.Content) != want {
+		t.Errorf("listed: %q, %v; want gofmt's %q", got.Content, err, want)
+	}
+	got, err = renderFile(root, m, file("test/unlisted.go.tmpl"), nil)
+	if err != nil || string(got.Content) != unclean {
+		t.Errorf("unlisted: %q, %v; want it as rendered, %q", got.Content, err, unclean)
+	}
+	_, err = renderFile(root, m, file("test/broken.go.tmpl"), nil)
+	if err == nil || !strings.Contains(err.Error(), "formatting x/x.go (a template bug)") {
+		t.Errorf("broken: %v; want the formatting error of x/x.go, a template bug", err)
+	}
 }
