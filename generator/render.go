@@ -48,6 +48,11 @@ var parsed = sync.OnceValues(func() (*template.Template, error) {
 		"goStrings":     GoStrings,
 		"seconds":       Seconds,
 		"lowerFirst":    lowerFirst,
+		// demoFills reports whether the demo puts rows in the table of any
+		// of the cleaners (it knows the columns of gsgen's tables only).
+		"demoFills": func(cs []CleanerJob) bool {
+			return slices.ContainsFunc(cs, func(c CleanerJob) bool { return c.TestInsert != "" })
+		},
 		"byQueryName": func(cs []CleanerJob) []CleanerJob {
 			// sqlc writes a file's queries sorted by name.
 			return slices.SortedFunc(slices.Values(cs), func(a, b CleanerJob) int { return strings.Compare(a.QueryName, b.QueryName) })
