@@ -3,7 +3,8 @@
 // with the commands that reproduce them.
 //
 //   - scaffold.sh times `gsgen new` of the full preset against floor/, a
-//     program that only renders as many files from an embed.FS to disk.
+//     program that only writes the very files gsgen wrote (from a tar) to
+//     disk; wall and CPU time, and with -before REV an older gsgen alike.
 //   - BenchmarkGenerate (generate_test.go) is the in-process part of
 //     `gsgen new`, to profile with -cpuprofile:
 //     go test ./bench -run '^$' -bench Generate -cpuprofile cpu.out

@@ -41,11 +41,17 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	} else if files, err = renderBesideSQLC(m, plan, userSQL); err != nil {
 		return nil, nil, err
 	}
-	if err := m.checkRenderedGo(files); err != nil {
+	// The base, a gzip of every file gsgen owns, is the largest step left:
+	// it is encoded beside the check of the rendered Go, a core each, and
+	// dropped if a name is refused.
+	lock := lockOf(files)
+	encoded := make(chan []byte, 1)
+	go func() { encoded <- EncodeBase(Version, lock, baseOf(files)) }()
+	err = m.checkRenderedGo(files)
+	base := <-encoded
+	if err != nil {
 		return nil, nil, err
 	}
-	lock := lockOf(files)
-	base := EncodeBase(Version, lock, baseOf(files))
 	files = append(files,
 		RenderedFile{PlannedFile: PlannedFile{Path: LockFile, Owner: OwnedByGsgen, NoMarker: true}, Content: lock.Bytes()},
 		RenderedFile{PlannedFile: PlannedFile{Path: BaseFile, Owner: OwnedByGsgen, NoMarker: true}, Content: base})

@@ -1,8 +1,10 @@
 package generator
 
 import (
+	"go/format"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -30,4 +32,93 @@ func BenchmarkRenderWorkers(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkNewSteps times, one at a time, the steps of `gsgen new` of the
+// full preset after planning, so the cost of each is a figure of its own
+// (docs/benchmarks.md section 1): executing the templates, gofmt of the
+// files still formatted at run time and of every Go file (what render did
+// before templates were made clean), the check of the rendered Go's
+// declarations, and the compressed base. To alternate the steps, compile
+// once and loop:
+//
+//	go test -c -o gen.test ./generator && cd generator
+//	for i in 1 2 3 4 5 6 7; do for s in execute gofmt-listed gofmt-listed-for-names gofmt-all check-declarations lock-and-base; do
+//	  ../gen.test -test.run '^$' -test.bench "NewSteps/$s\$" -test.benchtime 20x; done; done
+func BenchmarkNewSteps(b *testing.B) {
+	a := Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka", "cleaner"},
+		Consumers: []ConsumerAnswers{{Name: "order-events", Topic: "events"}}}
+	m := defaultModel(b, a)
+	plan, err := Plan(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	root, err := parsed()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var raw [][]byte
+	var listed, goFiles int
+	for _, f := range plan {
+		body, err := renderRaw(root, m, f, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		raw = append(raw, body)
+		if f.ext() == ".go" {
+			goFiles++
+			if _, ok := formattedAtRunTime[f.Template]; ok {
+				listed++
+			}
+		}
+	}
+	b.Logf("%d files planned, %d Go, %d still formatted at run time", len(plan), goFiles, listed)
+	gofmt := func(b *testing.B, only func(PlannedFile) bool) {
+		for b.Loop() {
+			for i, f := range plan {
+				if f.ext() == ".go" && only(f) {
+					if _, err := format.Source(raw[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	b.Run("execute", func(b *testing.B) {
+		for b.Loop() {
+			for _, f := range plan {
+				if _, err := renderRaw(root, m, f, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("gofmt-listed", func(b *testing.B) {
+		gofmt(b, func(f PlannedFile) bool { _, ok := formattedAtRunTime[f.Template]; return ok })
+	})
+	// Of those, the ones listed because names of the user's change what
+	// gofmt makes of them, not because they await a rewrite elsewhere.
+	b.Run("gofmt-listed-for-names", func(b *testing.B) {
+		gofmt(b, func(f PlannedFile) bool {
+			why, ok := formattedAtRunTime[f.Template]
+			return ok && !strings.HasPrefix(why, "not yet made clean")
+		})
+	})
+	b.Run("gofmt-all", func(b *testing.B) { gofmt(b, func(PlannedFile) bool { return true }) })
+	_, files, err := Generate(a.WithDefaults())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("check-declarations", func(b *testing.B) {
+		for b.Loop() {
+			if err := m.checkRenderedGo(files); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("lock-and-base", func(b *testing.B) {
+		for b.Loop() {
+			EncodeBase(Version, lockOf(files), baseOf(files))
+		}
+	})
 }

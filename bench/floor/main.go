@@ -1,82 +1,74 @@
 // Command floor is the lower bound that `gsgen new` is measured against
-// (bench/scaffold.sh): it renders a given number of files from templates
-// embedded in the binary and writes them to a new directory, and does
-// nothing else — no answers to validate, no sqlc, no gofmt, no staging.
+// (bench/scaffold.sh): it writes the very files gsgen wrote, byte for byte,
+// to a new directory, and does nothing else — no answers to validate, no
+// templates, no gofmt, no lock file or base to compute, no staging.
 //
-//	floor -n 44 DIR
+//	floor TREE.tar DIR
 //
-// DIR must not exist. The files are spread over subdirectories, four to a
-// directory, as a generated service spreads its files over packages.
+// TREE.tar is a tar of a directory `gsgen new` wrote (scaffold.sh makes it
+// once, before timing); floor reads it in one read and writes each of its
+// directories and files under DIR with the same paths, bytes and modes.
+// DIR must not exist.
 package main
 
 import (
+	"archive/tar"
 	"bytes"
-	"embed"
-	"flag"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"strings"
-	"text/template"
 )
 
-//go:embed templates/*.tmpl
-var templateFS embed.FS
-
-// filesPerDir is how many files share a directory.
-const filesPerDir = 4
-
-// file is what each template renders with.
-type file struct {
-	Service string
-	Index   int
-}
-
 func main() {
-	n := flag.Int("n", 44, "number of files to write")
-	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: floor [-n files] DIR")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() != 1 || *n < 1 {
-		flag.Usage()
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: floor TREE.tar DIR")
 		os.Exit(2)
 	}
-	if err := render(flag.Arg(0), *n); err != nil {
+	if err := write(os.Args[1], os.Args[2]); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
 }
 
-// render parses the embedded templates once and writes n files under dir,
-// taking the templates in turn.
-func render(dir string, n int) error {
+// write puts every entry of the tar named archive under dir.
+func write(archive, dir string) error {
 	if _, err := os.Stat(dir); err == nil {
 		return fmt.Errorf("%s already exists", dir)
 	}
-	tmpl, err := template.ParseFS(templateFS, "templates/*.tmpl")
+	data, err := os.ReadFile(archive)
 	if err != nil {
 		return err
 	}
-	all := tmpl.Templates()
-	var buf bytes.Buffer
-	for i := range n {
-		t := all[i%len(all)]
-		buf.Reset()
-		if err := t.Execute(&buf, file{Service: "orders", Index: i}); err != nil {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	tr := tar.NewReader(bytes.NewReader(data))
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
 			return err
 		}
-		sub := filepath.Join(dir, fmt.Sprintf("pkg%02d", i/filesPerDir))
-		if i%filesPerDir == 0 {
-			if err := os.MkdirAll(sub, 0o755); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(h.Name))
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(p, h.FileInfo().Mode().Perm()); err != nil {
 				return err
 			}
-		}
-		name := fmt.Sprintf("file%02d.%s", i, strings.TrimSuffix(t.Name(), ".tmpl"))
-		if err := os.WriteFile(filepath.Join(sub, name), buf.Bytes(), 0o644); err != nil {
-			return err
+		case tar.TypeReg:
+			content := make([]byte, h.Size)
+			if _, err := io.ReadFull(tr, content); err != nil {
+				return err
+			}
+			if err := os.WriteFile(p, content, h.FileInfo().Mode().Perm()); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("%s: only directories and regular files are written", h.Name)
 		}
 	}
-	return nil
 }
