@@ -49,8 +49,15 @@ ORDER BY created_at, id`
 //
 //	{select,select+mark,relays=1,relays=2}-events/s
 //	relays=N/select+mark-%, relays=N/select-%, select+mark/select-%
+//	...-ms/batch         the run's time per 50 events
+//	...-pg-ms/batch      of which waiting on PostgreSQL, summed over the
+//	                     run's connections (two loops wait at once)
+//	...-pg-trips/batch   round trips to PostgreSQL per 50 events (countTrips)
 func BenchmarkRelayBaseline(b *testing.B) {
 	dbURL, pool := benchtest.Postgres(b, "../../db/migrations")
+	// The runs' connections count their round trips and waits; storing
+	// and checking the backlog go through pool.
+	counted, trips := countTrips(b, dbURL)
 	brokers := benchtest.Kafka(b, benchTopic, benchPartitions)
 	events := 10000
 	if testing.Short() {
@@ -73,41 +80,46 @@ func BenchmarkRelayBaseline(b *testing.B) {
 		return w
 	}
 	stream, streamMark := newWriter(), newWriter()
-	markConn := markConnection(b, dbURL)
+	markConn := markConnection(b, dbURL, trips)
 	type run struct {
 		name  string
 		drain func() time.Duration
 	}
 	runs := []run{
-		{"select", func() time.Duration { return streamRows(b, pool, stream, size, nil) }},
-		{"select+mark", func() time.Duration { return streamRows(b, pool, streamMark, size, markConn) }},
+		{"select", func() time.Duration { return streamRows(b, counted, stream, size, nil) }},
+		{"select+mark", func() time.Duration { return streamRows(b, counted, streamMark, size, markConn) }},
 	}
 	for _, n := range []int{1, 2} {
 		c := cfg
 		c.Relays = n
-		r := NewRelay(pool, newWriter(), c, slog.New(slog.NewTextHandler(b.Output(), nil)))
-		var drains []func()
+		r := NewRelay(counted, newWriter(), c, slog.New(slog.NewTextHandler(b.Output(), nil)))
+		var drains []func() error
 		for i := range n {
 			w := r.writer
 			if i > 0 {
 				w = r.loopWriter() // a writer per loop, as Run gives them
 				b.Cleanup(func() { w.Close() })
 			}
-			drains = append(drains, func() { r.drain(context.Background(), w, newSweep(0, i, n)) })
+			drains = append(drains, func() error { return r.drain(context.Background(), w, newSweep(0, i, n)) })
 		}
-		runs = append(runs, run{fmt.Sprintf("relays=%d", n), func() time.Duration { return drainAtOnce(drains) }})
+		runs = append(runs, run{fmt.Sprintf("relays=%d", n), func() time.Duration { return drainAtOnce(b, drains) }})
 	}
-	took := make([]time.Duration, len(runs))
+	took, waited := make([]time.Duration, len(runs)), make([]time.Duration, len(runs))
+	trip := make([]int64, len(runs))
 	turn := benchtest.Turn() // which run goes first: one further along each sample
 	for b.Loop() {
 		for k := range runs {
 			i := (turn + k) % len(runs)
 			storeBacklog(b, pool, events)
+			n0, w0 := trips.Load()
 			took[i] += runs[i].drain()
+			n1, w1 := trips.Load()
+			trip[i] += n1 - n0
+			waited[i] += w1 - w0
 			// The limit leaves its rows pending; every other run must
 			// have marked them all.
 			if p := pending(b, pool); runs[i].name != "select" && p != 0 {
-				b.Fatalf("%s stopped with %d of %d events pending (the error is logged above)", runs[i].name, p, events)
+				b.Fatalf("%s stopped with %d of %d events pending", runs[i].name, p, events)
 			}
 		}
 		turn++
@@ -115,8 +127,12 @@ func BenchmarkRelayBaseline(b *testing.B) {
 	total := float64(events * b.N)
 	rate := func(i int) float64 { return total / took[i].Seconds() }
 	b.ReportMetric(0, "ns/op") // an iteration also inserts the backlogs: not a figure
+	batches := total / size
 	for i, r := range runs {
 		b.ReportMetric(rate(i), r.name+"-events/s")
+		b.ReportMetric(1000*took[i].Seconds()/batches, r.name+"-ms/batch")
+		b.ReportMetric(1000*waited[i].Seconds()/batches, r.name+"-pg-ms/batch")
+		b.ReportMetric(float64(trip[i])/batches, r.name+"-pg-trips/batch")
 	}
 	b.ReportMetric(100*rate(1)/rate(0), "select+mark/select-%")
 	for i, r := range runs[2:] {
@@ -126,11 +142,17 @@ func BenchmarkRelayBaseline(b *testing.B) {
 }
 
 // markConnection opens a connection of its own for the select+mark
-// baseline, whose commits, like the relay's, do not wait for the WAL flush.
-func markConnection(b *testing.B, dbURL string) *pgx.Conn {
+// baseline, whose commits, like the relay's, do not wait for the WAL flush,
+// counted in trips.
+func markConnection(b *testing.B, dbURL string, trips *trips) *pgx.Conn {
 	b.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dbURL)
+	cfg, err := pgx.ParseConfig(dbURL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.DialFunc = trips.dial(cfg.DialFunc)
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
