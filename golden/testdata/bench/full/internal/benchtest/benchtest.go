@@ -12,7 +12,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -145,6 +147,19 @@ func Kafka(tb testing.TB, topic string, partitions int32) []string {
 	}
 	tb.Cleanup(c.Close)
 	return c.ListenAddrs()
+}
+
+// turns counts the calls of Turn in this process.
+var turns atomic.Int64
+
+// Turn says which of its runs a benchmark that takes turns starts with,
+// counting up from one sample to the next: within a process (-count N)
+// by the calls before, and across processes by GSGEN_BENCH_ROUND, which
+// bench/relay.sh sets to its round. With -benchtime 1x a counter of the
+// benchmark's own would start at 0 every sample, the same run first.
+func Turn() int {
+	round, _ := strconv.Atoi(os.Getenv("GSGEN_BENCH_ROUND"))
+	return round + int(turns.Add(1)) - 1
 }
 
 func randomHex(n int) string {

@@ -3,6 +3,7 @@ package outbox
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	mathrand "math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/segmentio/kafka-go"
 
@@ -78,11 +80,14 @@ func BenchmarkRelay(b *testing.B) {
 			for b.Loop() {
 				rawTime += writeRaw(b, raw, events, size)
 				storeBacklog(b, pool, events)
-				before := trips.Load()
+				before, _ := trips.Load()
 				start := time.Now()
-				relay.drain(context.Background(), relay.writer, newSweep(0, 0, 1))
+				if err := relay.drain(context.Background(), relay.writer, newSweep(0, 0, 1)); err != nil {
+					b.Fatal(err)
+				}
 				relayTime += time.Since(start)
-				relayTrips += trips.Load() - before
+				after, _ := trips.Load()
+				relayTrips += after - before
 				if n := pending(b, pool); n != 0 {
 					b.Fatalf("the relay stopped with %d of %d events pending (its error is logged above)", n, events)
 				}
@@ -101,41 +106,62 @@ func BenchmarkRelay(b *testing.B) {
 }
 
 // countTrips returns a pool on dbURL whose connections count their round
-// trips to PostgreSQL: a write after a read (or the first write) starts one.
-// pgx writes a whole pipeline (pgx.Batch) before it reads, so a pipeline
-// counts once.
-func countTrips(b *testing.B, dbURL string) (*pgxpool.Pool, *atomic.Int64) {
+// trips to PostgreSQL and the time spent waiting in them (see tripConn).
+func countTrips(b *testing.B, dbURL string) (*pgxpool.Pool, *trips) {
 	b.Helper()
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
 		b.Fatal(err)
 	}
-	trips := new(atomic.Int64)
-	dial := cfg.ConnConfig.DialFunc
-	cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c, err := dial(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		return &tripConn{Conn: c, trips: trips}, nil
-	}
+	t := new(trips)
+	cfg.ConnConfig.DialFunc = t.dial(cfg.ConnConfig.DialFunc)
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(pool.Close)
-	return pool, trips
+	return pool, t
 }
 
+// trips counts round trips to PostgreSQL on the connections dialled
+// through dial, and the time from each trip's first write to the first
+// byte of its answer: the time the caller waits on PostgreSQL.
+type trips struct {
+	count  atomic.Int64
+	waited atomic.Int64 // nanoseconds
+}
+
+func (t *trips) dial(dial pgconn.DialFunc) pgconn.DialFunc {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &tripConn{Conn: c, trips: t}, nil
+	}
+}
+
+// Load returns the trips so far and the time waited in them.
+func (t *trips) Load() (int64, time.Duration) {
+	return t.count.Load(), time.Duration(t.waited.Load())
+}
+
+// tripConn counts a trip at a write after a read (or at the first write),
+// so a pipeline (pgx.Batch), which pgx writes whole before it reads,
+// counts once. One goroutine writes; pgx may read from another at the
+// same time.
 type tripConn struct {
 	net.Conn
-	trips *atomic.Int64
-	wrote atomic.Bool // written since the last read: a further write is the same trip
+	trips *trips
+	wrote atomic.Bool  // written since the last read: a further write is the same trip
+	since atomic.Int64 // the trip's first write, in Unix nanoseconds
 }
 
 func (c *tripConn) Write(p []byte) (int, error) {
-	if !c.wrote.Swap(true) {
-		c.trips.Add(1)
+	if !c.wrote.Load() {
+		c.since.Store(time.Now().UnixNano())
+		c.wrote.Store(true)
+		c.trips.count.Add(1)
 	}
 	return c.Conn.Write(p)
 }
@@ -144,8 +170,8 @@ func (c *tripConn) Write(p []byte) (int, error) {
 // has written all of a pipeline.
 func (c *tripConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	if n > 0 {
-		c.wrote.Store(false)
+	if n > 0 && c.wrote.Swap(false) {
+		c.trips.waited.Add(time.Now().UnixNano() - c.since.Load())
 	}
 	return n, err
 }
@@ -243,12 +269,12 @@ func BenchmarkRelayLoops(b *testing.B) {
 	}
 	type run struct {
 		name   string
-		drains []func() // run at once; nil is the raw writer
+		drains []func() error // run at once; nil is the raw writer
 	}
 	runs := []run{{name: "raw"}}
 	for _, n := range []int{1, 2, 4} {
 		r := newRelay(n)
-		var drains []func()
+		var drains []func() error
 		for i := range n {
 			// A writer per loop, as Run gives them.
 			w := r.writer
@@ -256,23 +282,23 @@ func BenchmarkRelayLoops(b *testing.B) {
 				w = r.loopWriter()
 				b.Cleanup(func() { w.Close() })
 			}
-			drains = append(drains, func() { r.drain(context.Background(), w, newSweep(0, i, n)) })
+			drains = append(drains, func() error { return r.drain(context.Background(), w, newSweep(0, i, n)) })
 		}
 		runs = append(runs, run{fmt.Sprintf("relays=%d", n), drains})
 	}
 	for _, n := range []int{2, 4} {
-		var drains []func()
+		var drains []func() error
 		for range n {
 			// Each at a window of its own choosing, as Run does.
 			r, start := newRelay(1), mathrand.IntN(Slots)
-			drains = append(drains, func() { r.drain(context.Background(), r.writer, newSweep(start, 0, 1)) })
+			drains = append(drains, func() error { return r.drain(context.Background(), r.writer, newSweep(start, 0, 1)) })
 		}
 		runs = append(runs, run{fmt.Sprintf("replicas=%d", n), drains})
 	}
 	// Each iteration runs them all in turn, starting one further along
 	// each time.
 	took := make([]time.Duration, len(runs))
-	turn := 0
+	turn := benchtest.Turn() // which run goes first: one further along each sample
 	for b.Loop() {
 		for k := range runs {
 			i := (turn + k) % len(runs)
@@ -281,9 +307,9 @@ func BenchmarkRelayLoops(b *testing.B) {
 				continue
 			}
 			storeBacklog(b, pool, events)
-			took[i] += drainAtOnce(runs[i].drains)
+			took[i] += drainAtOnce(b, runs[i].drains)
 			if p := pending(b, pool); p != 0 {
-				b.Fatalf("%s stopped with %d of %d events pending (the error is logged above)", runs[i].name, p, events)
+				b.Fatalf("%s stopped with %d of %d events pending", runs[i].name, p, events)
 			}
 		}
 		turn++
@@ -302,13 +328,20 @@ func BenchmarkRelayLoops(b *testing.B) {
 }
 
 // drainAtOnce runs drains at once, as Run's loops do on a tick, and
-// returns how long the slowest took.
-func drainAtOnce(drains []func()) time.Duration {
+// returns how long the slowest took. A drain's error fails b: a benchmark
+// whose relay failed a batch measures nothing.
+func drainAtOnce(b *testing.B, drains []func() error) time.Duration {
+	b.Helper()
 	start := time.Now()
+	errs := make([]error, len(drains))
 	var all sync.WaitGroup
-	for _, drain := range drains {
-		all.Go(drain)
+	for i, drain := range drains {
+		all.Go(func() { errs[i] = drain() })
 	}
 	all.Wait()
-	return time.Since(start)
+	took := time.Since(start)
+	if err := errors.Join(errs...); err != nil {
+		b.Fatalf("a relay loop failed a batch: %v", err)
+	}
+	return took
 }
