@@ -1028,6 +1028,9 @@ func (k *testKafka) describeGroup(group string) (string, map[string]string) {
 	if err == nil && len(resp.Groups) == 1 {
 		err = kerr.ErrorForCode(resp.Groups[0].ErrorCode)
 	}
+	if errors.Is(err, kerr.GroupIDNotFound) {
+		return "", nil // no member has joined yet
+	}
 	if err != nil {
 		k.t.Fatalf("describing group %s: %v", group, err)
 	}
