@@ -568,12 +568,13 @@ func message(r *kgo.Record, highWatermark int64) kafka.Message {
 // for good. Retrying a few times, then moving it aside with everything
 // needed to replay it, keeps at-least-once delivery and lets the rest flow.
 //
-// The batch, one partition's messages, goes in steps, one after the other so
-// that the partition keeps its order: a transaction and its offset commit, or one message's retries
-// and dead letter. Shutdown lets the step in hand finish and starts no other
-// (first is whether this is the batch's first step), so the drain
-// waits for one transaction and what follows it (an offset commit, or a
-// dead letter and its commit) at most. A message whose handler failed is
+// The batch, one partition's messages, goes in steps, one after the other
+// so that the partition keeps its order: a transaction and its offset
+// commit, or one message's retries and dead letter. Shutdown lets the step
+// in hand finish and starts no other (first is whether this is the batch's
+// first step), so the drain waits for one transaction of the consumer (the
+// partitions take turns, see takeConn) and what follows each partition's
+// step (an offset commit, or a dead letter and its commit) at most. A message whose handler failed is
 // never dead-lettered once shutdown has begun (see finish).
 func (c *Consumer) process(ctx context.Context, batch []kafka.Message) bool {
 	first := true

@@ -13,6 +13,7 @@ package consumer
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -226,6 +227,12 @@ type Consumer struct {
 	mu         sync.Mutex
 	partitions map[int32]*partition
 	running    sync.WaitGroup // the partitions' goroutines
+
+	// conn is the consumer's one PostgreSQL connection at a time, the share
+	// of the pool it is sized for (DATABASE_MAX_CONNS): the partitions take
+	// turns for their transactions, while fetches, offset commits, dead
+	// letters and retries' pauses go on side by side.
+	conn chan struct{}
 }
 
 // partition is one assigned partition: the messages Run fetched for it and
@@ -255,7 +262,7 @@ func New(cfg Config, h Handler, deadLetters *kafka.Writer, log *slog.Logger) *Co
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics(prometheus.NewRegistry())
 	}
-	c := &Consumer{cfg: cfg, handler: h, deadLetters: deadLetters, log: log, partitions: map[int32]*partition{}}
+	c := &Consumer{cfg: cfg, handler: h, deadLetters: deadLetters, log: log, partitions: map[int32]*partition{}, conn: make(chan struct{}, 1)}
 	opts := append(kafkaconn.ClientOpts(cfg.Dialer),
 		kgo.SeedBrokers(cfg.Brokers...),
 		kgo.ConsumerGroup(cfg.Group),
@@ -557,12 +564,13 @@ func message(r *kgo.Record, highWatermark int64) kafka.Message {
 // for good. Retrying a few times, then moving it aside with everything
 // needed to replay it, keeps at-least-once delivery and lets the rest flow.
 //
-// The batch, one partition's messages, goes in steps, one after the other so
-// that the partition keeps its order: a transaction and its offset commit, or one message's retries
-// and dead letter. Shutdown lets the step in hand finish and starts no other
-// (first is whether this is the batch's first step), so the drain
-// waits for one transaction and what follows it (an offset commit, or a
-// dead letter and its commit) at most. A message whose handler failed is
+// The batch, one partition's messages, goes in steps, one after the other
+// so that the partition keeps its order: a transaction and its offset
+// commit, or one message's retries and dead letter. Shutdown lets the step
+// in hand finish and starts no other (first is whether this is the batch's
+// first step), so the drain waits for one transaction of the consumer (the
+// partitions take turns, see takeConn) and what follows each partition's
+// step (an offset commit, or a dead letter and its commit) at most. A message whose handler failed is
 // never dead-lettered once shutdown has begun (see finish).
 func (c *Consumer) process(ctx context.Context, batch []kafka.Message) bool {
 	first := true
@@ -615,6 +623,9 @@ func (c *Consumer) handleBatch(ctx context.Context, msgs []kafka.Message, first 
 			return false
 		}
 		failed, err := c.runTx(ctx, msgs)
+		if errors.Is(err, errShutdown) {
+			return false
+		}
 		first = false // whatever follows is a step of its own
 		if err == nil {
 			cctx, cancel := c.afterHandler(ctx)
@@ -715,6 +726,10 @@ func (c *Consumer) retry(ctx context.Context, msg kafka.Message, attempts int, e
 // batch in hand is finished, bounded by HandlerTimeout, so a stuck handler
 // or database cannot hold up shutdown forever.
 func (c *Consumer) runTx(ctx context.Context, msgs []kafka.Message) (failed int, err error) {
+	if !c.takeConn(ctx) {
+		return -1, errShutdown
+	}
+	defer c.releaseConn()
 	defer func() {
 		// A failed try of a message alone is that message's failed attempt,
 		// whatever failed; a batch's counts when the handler failed.
@@ -767,6 +782,31 @@ func (c *Consumer) runTx(ctx context.Context, msgs []kafka.Message) (failed int,
 	}
 	return -1, nil
 }
+
+// errShutdown is a transaction that never began: shutdown came while its
+// partition waited for the consumer's connection. Its messages stay
+// uncommitted, for the partition's next owner.
+var errShutdown = errors.New("shutdown before the transaction began")
+
+// takeConn waits for the consumer's connection (conn) and reports whether it
+// got it. A step waiting for it when shutdown begins is not the step in hand
+// of its partition: it gives up, so the drain waits for one transaction per
+// consumer, as the shutdown ladder counts, not one per partition.
+func (c *Consumer) takeConn(ctx context.Context) bool {
+	select {
+	case c.conn <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case c.conn <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (c *Consumer) releaseConn() { <-c.conn }
 
 // handleOnce calls the handler on one message. A panic is recovered, logged
 // with its stack and returned as an error: one bad message must not take
@@ -841,6 +881,11 @@ func (c *Consumer) recordDeadLetter(ctx context.Context, msg kafka.Message) {
 	if checkEventID(msg) != nil {
 		return
 	}
+	if !c.takeConn(ctx) {
+		c.log.Error("record dead letter", "partition", msg.Partition, "offset", msg.Offset, "event_id", EventID(msg), "err", ctx.Err())
+		return
+	}
+	defer c.releaseConn()
 	err := db.New(c.cfg.Pool).MarkEventDeadLettered(ctx, db.MarkEventDeadLetteredParams{Consumer: c.cfg.Name, EventID: EventID(msg)})
 	if err != nil {
 		c.log.Error("record dead letter", "partition", msg.Partition, "offset", msg.Offset, "event_id", EventID(msg), "err", err)

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -530,6 +531,45 @@ func TestConsumerRetryHoldsBackOnlyItsPartition(t *testing.T) {
 	if n := k.count(testDeadLetterTopic); n != 0 {
 		t.Errorf("%d dead letters after the shutdown, want none", n)
 	}
+}
+
+// TestConsumerTakesOneConnectionAtATime: the partitions' goroutines take
+// turns for their transactions, so a consumer holds one connection of the
+// pool at a time, the share DATABASE_MAX_CONNS is sized for: a consumer
+// holding one per partition would starve the outbox relay and the other
+// loops of theirs.
+func TestConsumerTakesOneConnectionAtATime(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	var msgs []kafka.Message
+	for i := range 25 * testenv.KafkaPartitions {
+		msgs = append(msgs, event(i%testenv.KafkaPartitions, fmt.Sprintf("evt-%03d", i)))
+	}
+	k.produce(msgs...)
+	h := &overlapping{recorder: k.recorder()}
+	cfg := k.config("one-conn")
+	cfg.BatchSize = 1 // a transaction per message: many chances to overlap
+	stop := k.start(cfg, h)
+	k.waitHandled(h.recorder, len(msgs))
+	stop()
+	if n := h.most.Load(); n != 1 {
+		t.Errorf("%d transactions of one consumer ran at once, want 1", n)
+	}
+}
+
+// overlapping is a recorder that notes the most handler calls running at
+// once.
+type overlapping struct {
+	*recorder
+	running, most atomic.Int32
+}
+
+func (h *overlapping) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) error {
+	n := h.running.Add(1)
+	defer h.running.Add(-1)
+	for m := h.most.Load(); n > m && !h.most.CompareAndSwap(m, n); m = h.most.Load() {
+	}
+	return h.recorder.Handle(ctx, tx, msg)
 }
 
 // TestConsumerFailurePaths: a message that fails is retried; one that keeps
