@@ -27,6 +27,11 @@ type DependencySet struct {
 	Otel, OtelHTTP bool
 	// Cron parses the schedules of periodic workers (robfig/cron).
 	Cron bool
+	// Consumers: the service reads Kafka with franz-go's kgo (the kafka
+	// component). It selects no line of its own (franz-go comes with
+	// KafkaGo, for kfake), only makes franz-go one of the modules the
+	// service itself imports.
+	Consumers bool
 }
 
 // Module is a third-party module a component imports, at the version
@@ -48,7 +53,8 @@ var (
 	// Modules that come with another: goose applies the migrations of a
 	// service with Postgres (`<name> migrate up`); kfake, an in-process Kafka
 	// broker, runs the tests of a service with Kafka. kfake's own go.mod lags behind the
-	// franz-go it needs, so franz-go is pinned beside it.
+	// franz-go it needs, so franz-go is pinned beside it; its kgo client is
+	// also what the consumers read with (DependencySet.Consumers).
 	gooseModule   = Module{"", "github.com/pressly/goose/v3", "v3.30.0", false}
 	franzGoModule = Module{"", "github.com/twmb/franz-go", "v1.22.3", true}
 	kfakeModule   = Module{"", "github.com/twmb/franz-go/pkg/kfake", "v0.0.0-20260918054303-01f206a7e32c", true}
@@ -94,7 +100,7 @@ func (s DependencySet) Modules() []Module {
 func (s DependencySet) RuntimeModules() []Module {
 	var out []Module
 	for _, m := range s.Modules() {
-		if !m.Test {
+		if !m.Test || (m == franzGoModule && s.Consumers) {
 			out = append(out, m)
 		}
 	}
@@ -134,7 +140,7 @@ func allDependencySets() []DependencySet {
 // Dependencies is the set the model's components import.
 func (m *Model) Dependencies() DependencySet {
 	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis, Otel: m.Tracing, OtelHTTP: m.Tracing && m.HTTP,
-		Cron: m.CronWorkers()}
+		Cron: m.CronWorkers(), Consumers: m.Kafka}
 }
 
 // ModuleGraph is templates/gomod/graph.txt: the go directive, then every

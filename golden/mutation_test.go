@@ -138,6 +138,16 @@ var mutations = []mutation{
 		pkg: "./internal/consumer",
 	},
 	{
+		// Each partition's goroutine would hold a connection of its own: more
+		// than the pool counts for the consumer (DATABASE_MAX_CONNS).
+		name:   "consumer's partitions each take a connection",
+		preset: "full",
+		edit: lab.Edit{File: "internal/consumer/consumer.go",
+			From: "conn: make(chan struct{}, 1)}",
+			To:   "conn: make(chan struct{}, 64)}"},
+		pkg: "./internal/consumer",
+	},
+	{
 		name:   "cleaner ignores retention: it deletes rows that have not expired",
 		preset: "full",
 		edit: lab.Edit{File: "internal/cleaner/cleaner.go",

@@ -18,7 +18,13 @@ const KafkaPartitions = 4
 // does when Kafka misbehaves. It is closed when t ends.
 func Kafka(t testing.TB, topics ...string) (*kfake.Cluster, []string) {
 	t.Helper()
-	c, err := kfake.NewCluster(kfake.SeedTopics(KafkaPartitions, topics...))
+	return KafkaPartitioned(t, KafkaPartitions, topics...)
+}
+
+// KafkaPartitioned is Kafka with topics of the given number of partitions.
+func KafkaPartitioned(t testing.TB, partitions int, topics ...string) (*kfake.Cluster, []string) {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.SeedTopics(int32(partitions), topics...))
 	if err != nil {
 		t.Fatalf("starting an in-process Kafka: %v", err)
 	}

@@ -2,8 +2,9 @@
 
 // Package kafkaconn is how the service reaches Kafka: one Transport that
 // every writer shares, one Dialer that every reader shares, both with the
-// TLS and SASL of the configuration (KAFKA_TLS, KAFKA_SASL_*). Plaintext
-// and no login when neither is set.
+// TLS and SASL of the configuration (KAFKA_TLS, KAFKA_SASL_*); with
+// consumers, the same Dialer gives their kgo clients' options (ClientOpts).
+// Plaintext and no login when neither is set.
 package kafkaconn
 
 import (

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,7 +24,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"example.com/shop/internal/testenv"
@@ -413,35 +416,49 @@ func TestConsumerKeepsPartitionOrder(t *testing.T) {
 	}
 }
 
-// TestConsumerShutdownMidBatch: SIGTERM (a cancel) while a batch is being
-// handled lets the batch finish and commit; the next member of the group
-// takes over after it: no message is lost and no work is done twice.
+// TestConsumerShutdownMidBatch: SIGTERM (a cancel) while batches are being
+// handled lets each partition's batch in hand finish and commit, and starts
+// no other; the next member of the group takes over after them: no message
+// is lost and no work is done twice.
 func TestConsumerShutdownMidBatch(t *testing.T) {
 	t.Parallel()
 	k := newKafka(t)
 	var msgs []kafka.Message
-	for i := range 4 * testBatchSize {
-		msgs = append(msgs, event(i%testenv.KafkaPartitions, fmt.Sprintf("evt-%02d", i)))
+	for i := range 4 * testBatchSize * testenv.KafkaPartitions {
+		msgs = append(msgs, event(i%testenv.KafkaPartitions, fmt.Sprintf("evt-%03d", i)))
 	}
 	k.produce(msgs...)
 
+	// Every partition's goroutine is held at its first message, so none
+	// gets past its first batch before the cancel.
 	h := k.holdingHandler()
+	h.holdAll = true
 	c := New(k.config("mid-batch"), h, k.deadLetters(), testLogger(t, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go c.Run(ctx, &wg)
 	h.waitStarted(t)
-	cancel() // shutdown begins while the first message of a batch is held
+	cancel() // shutdown begins while a batch's first message is held
 	h.release()
 	wg.Wait()
 	closeConsumer(t, c)
 	if err := <-h.ctxErr; err != nil {
 		t.Errorf("the handler's context ended with the shutdown: %v", err)
 	}
-	first := len(h.workOrder())
-	if first == 0 || first > testBatchSize {
-		t.Fatalf("%d messages done before the shutdown, want the batch in hand: 1 to %d", first, testBatchSize)
+	done := h.workOrder()
+	byPartition := map[int]int{}
+	for _, id := range done {
+		n, _ := strconv.Atoi(strings.TrimPrefix(id, "evt-"))
+		byPartition[n%testenv.KafkaPartitions]++
+	}
+	if len(done) == 0 {
+		t.Fatal("nothing done before the shutdown, want the batch in hand")
+	}
+	for p, n := range byPartition {
+		if n > testBatchSize {
+			t.Errorf("partition %d: %d messages done after the cancel, want its batch in hand: at most %d", p, n, testBatchSize)
+		}
 	}
 
 	rec := k.recorder()
@@ -455,9 +472,104 @@ func TestConsumerShutdownMidBatch(t *testing.T) {
 			t.Errorf("%s done %d times, want once", EventID(m), n)
 		}
 	}
-	if n := len(rec.calls()); n != len(msgs)-first {
-		t.Errorf("the second consumer handled %d messages, want the %d the first left", n, len(msgs)-first)
+	if n := len(rec.calls()); n != len(msgs)-len(done) {
+		t.Errorf("the second consumer handled %d messages, want the %d the first left", n, len(msgs)-len(done))
 	}
+}
+
+// TestConsumerRetryHoldsBackOnlyItsPartition: while a message is retried,
+// the other partitions' messages are all handled and committed (issue 27,
+// part 9). Each partition has a goroutine of its own; a consumer that reads
+// its partitions as one stream (kafka-go's group Reader) handles nothing
+// else until the retries end, and fails here on the hang deadline.
+func TestConsumerRetryHoldsBackOnlyItsPartition(t *testing.T) {
+	t.Parallel()
+	const partitions = 6
+	k := newKafkaPartitioned(t, partitions)
+	msgs := []kafka.Message{event(0, "stuck")}
+	for i := range 10 * partitions {
+		if p := i % partitions; p != 0 {
+			msgs = append(msgs, event(p, fmt.Sprintf("p%d-%02d", p, i)))
+		}
+	}
+	msgs = append(msgs, event(0, "behind"))
+	k.produce(msgs...)
+
+	rec := k.recorder()
+	rec.onCall("stuck", failFirst(1<<30)) // it fails for as long as the test runs
+	cfg := k.config("holds-its-partition")
+	cfg.MaxAttempts = 1 << 30
+	stop := k.start(cfg, rec)
+	others := len(msgs) - 2
+	testenv.WaitFor(t, "the other partitions' messages handled", others, func() (int, error) {
+		if n := k.count(testDeadLetterTopic); n != 0 {
+			return 0, fmt.Errorf("%d dead letters, want none: the stuck message is still being retried", n)
+		}
+		return len(rec.workOrder()), nil
+	})
+	ends := k.ends(testTopic)
+	testenv.WaitFor(t, "the other partitions committed to their end", partitions-1, func() (int, error) {
+		n := 0
+		for p, at := range k.committed("holds-its-partition") {
+			if p != 0 && at == ends[p] {
+				n++
+			}
+		}
+		return n, nil
+	})
+	// The stuck message is still being retried: more attempts come, and
+	// its partition has committed nothing, nor handled the message behind it.
+	attempts := rec.count("stuck")
+	testenv.WaitFor(t, "another attempt at the stuck message", attempts+1, func() (int, error) { return rec.count("stuck"), nil })
+	if got := k.committed("holds-its-partition")[0]; got != -1 {
+		t.Errorf("partition 0 committed offset %d, want none: its first message is still being retried", got)
+	}
+	if n := rec.count("behind"); n != 0 {
+		t.Errorf("the message behind the stuck one was handled %d times, want 0: its partition keeps its order", n)
+	}
+	stop()
+	if n := k.count(testDeadLetterTopic); n != 0 {
+		t.Errorf("%d dead letters after the shutdown, want none", n)
+	}
+}
+
+// TestConsumerTakesOneConnectionAtATime: the partitions' goroutines take
+// turns for their transactions, so a consumer holds one connection of the
+// pool at a time, the share DATABASE_MAX_CONNS is sized for: a consumer
+// holding one per partition would starve the outbox relay and the other
+// loops of theirs.
+func TestConsumerTakesOneConnectionAtATime(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	var msgs []kafka.Message
+	for i := range 25 * testenv.KafkaPartitions {
+		msgs = append(msgs, event(i%testenv.KafkaPartitions, fmt.Sprintf("evt-%03d", i)))
+	}
+	k.produce(msgs...)
+	h := &overlapping{recorder: k.recorder()}
+	cfg := k.config("one-conn")
+	cfg.BatchSize = 1 // a transaction per message: many chances to overlap
+	stop := k.start(cfg, h)
+	k.waitHandled(h.recorder, len(msgs))
+	stop()
+	if n := h.most.Load(); n != 1 {
+		t.Errorf("%d transactions of one consumer ran at once, want 1", n)
+	}
+}
+
+// overlapping is a recorder that notes the most handler calls running at
+// once.
+type overlapping struct {
+	*recorder
+	running, most atomic.Int32
+}
+
+func (h *overlapping) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) error {
+	n := h.running.Add(1)
+	defer h.running.Add(-1)
+	for m := h.most.Load(); n > m && !h.most.CompareAndSwap(m, n); m = h.most.Load() {
+	}
+	return h.recorder.Handle(ctx, tx, msg)
 }
 
 // TestConsumerFailurePaths: a message that fails is retried; one that keeps
@@ -939,15 +1051,25 @@ func TestConsumerCloseLeavesAStuckRebalanceBehind(t *testing.T) {
 }
 
 // describeGroup returns group's state and its members' client ids, by
-// member id.
+// member id. It asks with kgo: kafka-go cannot read the member metadata kgo
+// members send.
 func (k *testKafka) describeGroup(group string) (string, map[string]string) {
 	k.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
-	client := &kafka.Client{Addr: kafka.TCP(k.brokers...)}
-	resp, err := client.DescribeGroups(ctx, &kafka.DescribeGroupsRequest{GroupIDs: []string{group}})
+	client, err := kgo.NewClient(kgo.SeedBrokers(k.brokers...))
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	defer client.Close()
+	req := kmsg.NewPtrDescribeGroupsRequest()
+	req.Groups = []string{group}
+	resp, err := req.RequestWith(ctx, client)
 	if err == nil && len(resp.Groups) == 1 {
-		err = resp.Groups[0].Error
+		err = kerr.ErrorForCode(resp.Groups[0].ErrorCode)
+	}
+	if errors.Is(err, kerr.GroupIDNotFound) {
+		return "", nil // no member has joined yet
 	}
 	if err != nil {
 		k.t.Fatalf("describing group %s: %v", group, err)
@@ -956,7 +1078,7 @@ func (k *testKafka) describeGroup(group string) (string, map[string]string) {
 	for _, m := range resp.Groups[0].Members {
 		members[m.MemberID] = m.ClientID
 	}
-	return resp.Groups[0].GroupState, members
+	return resp.Groups[0].State, members
 }
 
 // waitGroup waits until group is stable with exactly the members of these
@@ -1062,10 +1184,16 @@ type testKafka struct {
 // dead-letter topic) and a schema with the service's migrations and
 // test_work, where the test handlers do their work.
 func newKafka(t *testing.T, topics ...string) *testKafka {
+	return newKafkaPartitioned(t, testenv.KafkaPartitions, topics...)
+}
+
+// newKafkaPartitioned is newKafka with topics of the given number of
+// partitions.
+func newKafkaPartitioned(t *testing.T, partitions int, topics ...string) *testKafka {
 	if len(topics) == 0 {
 		topics = []string{testTopic, testDeadLetterTopic}
 	}
-	cluster, brokers := testenv.Kafka(t, topics...)
+	cluster, brokers := testenv.KafkaPartitioned(t, partitions, topics...)
 	pool, _ := testenv.Postgres(t)
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
@@ -1412,9 +1540,11 @@ func (r *recorder) transactions() int {
 }
 
 // holdingHandler holds the first message it gets until released, then
-// reports whether its context was still alive; it records every call.
+// reports whether its context was still alive; it records every call. With
+// holdAll, every call before the release waits for it.
 type holdingHandler struct {
 	*recorder
+	holdAll           bool
 	started, released chan struct{}
 	ctxErr            chan error
 	hold, free        sync.Once
@@ -1430,6 +1560,9 @@ func (h *holdingHandler) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Messag
 		<-h.released
 		h.ctxErr <- ctx.Err()
 	})
+	if h.holdAll {
+		<-h.released
+	}
 	return h.recorder.Handle(ctx, tx, msg)
 }
 

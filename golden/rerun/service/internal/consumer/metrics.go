@@ -40,7 +40,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Time of one handler call, by consumer.", Buckets: prometheus.DefBuckets,
 		}, []string{"consumer"}),
 		lag: prometheus.NewDesc(prometheus.BuildFQName(metrics.Namespace, "consumer", "lag"),
-			"Messages behind the end of its partition, as of the last message the consumer's reader fetched, by consumer.", []string{"consumer"}, nil),
+			"Messages behind the end of the partitions the consumer holds, as of each partition's last fetch, summed, by consumer.", []string{"consumer"}, nil),
 	}
 	reg.MustRegister(m.Handled, m.Failed, m.DeadLettered, m.HandlerDuration, m)
 	return m
@@ -61,15 +61,16 @@ func (m *Metrics) watch(c *Consumer) {
 // Describe implements prometheus.Collector, for the lag.
 func (m *Metrics) Describe(ch chan<- *prometheus.Desc) { ch <- m.lag }
 
-// Collect implements prometheus.Collector: each consumer's lag, from its
-// reader's statistics. kafka-go keeps them as it fetches, so reading them
-// costs no request; the lag is that of the partition of the last message
-// fetched, so with several partitions it samples them in turn.
+// Collect implements prometheus.Collector: each consumer's lag, the sum
+// over its partitions of how far each one's last fetch was from the end of
+// the partition (its high watermark). Each fetch brings that figure, so
+// reading it costs no request; a partition the consumer does not hold
+// counts on the replica that does.
 func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	m.mu.Lock()
 	consumers := slices.Clone(m.consumers)
 	m.mu.Unlock()
 	for _, c := range consumers {
-		ch <- prometheus.MustNewConstMetric(m.lag, prometheus.GaugeValue, float64(c.reader.Stats().Lag), c.cfg.Name)
+		ch <- prometheus.MustNewConstMetric(m.lag, prometheus.GaugeValue, float64(c.lag()), c.cfg.Name)
 	}
 }

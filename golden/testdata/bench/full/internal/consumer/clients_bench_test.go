@@ -66,7 +66,8 @@ const (
 	clientHeartbeat  = 250 * time.Millisecond
 	clientSession    = sessionTimeout
 	clientRebalance  = rebalanceTimeout
-	clientLinger     = batchLinger
+	// The merged-stream consumer's batch linger, before it moved to kgo.
+	clientLinger = 5 * time.Millisecond
 )
 
 // clientHandler is called once per message; clientCommitted after each
@@ -175,7 +176,7 @@ func clientCloseMidRebalance(start clientStart) time.Duration {
 }
 
 // clientFetchBatch waits for a message, then takes what else r has within
-// clientLinger, up to clientBatch messages, as the consumer's fetchBatch.
+// clientLinger, up to clientBatch messages, as the consumer's fetchBatch did.
 func clientFetchBatch(ctx context.Context, r *kafka.Reader) ([]kafka.Message, error) {
 	msg, err := r.FetchMessage(ctx)
 	if err != nil {
