@@ -49,15 +49,7 @@ func TestExitCodeFollowsTheCause(t *testing.T) {
 			return []string{"regen", svc}
 		}, exitIO, "Makefile: is a directory where gsgen has a file", syscall.EISDIR, new(*generator.IOError)},
 		{"the lock held by another run", func(t *testing.T, dir string) []string {
-			svc := service(t, dir)
-			held, err := generator.OpenServiceDir(svc, false, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wait := generator.LockWait
-			generator.LockWait = 0
-			t.Cleanup(func() { held.Close(); generator.LockWait = wait })
-			return []string{"add", "outbox", "--dir", svc}
+			return []string{"add", "outbox", "--dir", busyService(t, dir)}
 		}, exitLocked, "another gsgen run is still changing it", syscall.EWOULDBLOCK, new(*generator.LockError)},
 		{"a journal without its plan", func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
@@ -125,4 +117,19 @@ func TestExitCodeOfWrappedErrors(t *testing.T) {
 	if !errors.Is(&generator.JournalError{Err: errors.Join(ioErr)}, syscall.ENOSPC) {
 		t.Error("a journal error hides the errno of the write that failed")
 	}
+}
+
+// busyService is a service in dir whose lock another run holds until the
+// test ends, with LockWait 0 meanwhile, so a run refuses it at once.
+func busyService(t *testing.T, dir string) string {
+	t.Helper()
+	svc := service(t, dir)
+	held, err := generator.OpenServiceDir(svc, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := generator.LockWait
+	generator.LockWait = 0
+	t.Cleanup(func() { held.Close(); generator.LockWait = wait })
+	return svc
 }

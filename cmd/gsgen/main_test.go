@@ -423,15 +423,7 @@ func TestBadInput(t *testing.T) {
 
 		// Another run holds the service.
 		{name: "service busy", setup: func(t *testing.T, dir string) []string {
-			svc := service(t, dir)
-			held, err := generator.OpenServiceDir(svc, false, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wait := generator.LockWait
-			generator.LockWait = 0
-			t.Cleanup(func() { held.Close(); generator.LockWait = wait })
-			return []string{"add", "outbox", "--dir", svc}
+			return []string{"add", "outbox", "--dir", busyService(t, dir)}
 		}, want: "another gsgen run is still changing it", code: exitLocked},
 
 		// Re-runs: named instances, groups, cleaners and their schema.
