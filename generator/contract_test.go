@@ -1,12 +1,14 @@
 package generator
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"text/template"
 	"time"
 )
 
@@ -129,5 +131,23 @@ func TestShareOf(t *testing.T) {
 	ttl := 15 * time.Second
 	if got := ttl * time.Duration(LeaseKeepShare.Num) / time.Duration(LeaseKeepShare.Den); got != 11250*time.Millisecond {
 		t.Errorf("three quarters of 15s = %v", got)
+	}
+}
+
+// What a template writes when it reads the table, with the functions
+// render gives it: a count, a duration as Go, a share of a Go expression.
+func TestTemplatesReadTheContract(t *testing.T) {
+	tmpl := template.Must(template.New("").Funcs(template.FuncMap{"goDuration": GoDuration}).Parse(
+		`{{.Contract "outbox.slots"}}|{{goDuration (.Contract "kafka.rebalance_timeout")}}|{{(.Contract "close.clients").Of "cfg.CloseTimeout"}}`))
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, Data{Model: &Model{}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "16|30 * time.Second|cfg.CloseTimeout * 3 / 4"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	bad := template.Must(template.New("").Parse(`{{.Contract "no.such"}}`))
+	if err := bad.Execute(&b, Data{Model: &Model{}}); err == nil || !strings.Contains(err.Error(), `the contract has no number "no.such"`) {
+		t.Errorf("an unknown key rendered: %v", err)
 	}
 }

@@ -248,14 +248,21 @@ func (j *journal) finish() error {
 		}
 	}
 	if err := r.Rename(journalDir, journalDone); err != nil {
-		return j.d.writeError(journalDir, err)
+		return j.leftBehind(journalDir, err)
 	}
 	pause("journal: done")
 	if err := r.RemoveAll(journalDone); err != nil {
-		return j.d.writeError(journalDone, err)
+		return j.leftBehind(journalDone, err)
 	}
 	pause("journal: removed")
 	return nil
+}
+
+// leftBehind is a journal that outlives a complete write: a *JournalError,
+// since the write is done and only the next run can tidy it away.
+func (j *journal) leftBehind(rel string, err error) error {
+	return &JournalError{Path: j.d.show(rel), Msg: fmt.Sprintf("every file is written, but the journal cannot be removed: %v", unwrapPathErr(err)),
+		Fix: "the next gsgen run in " + j.d.shown + " removes it", Err: err}
 }
 
 // lookError is an *IOError looking at rel inside DIR.

@@ -236,3 +236,39 @@ func TestJournalNeverOverwritesAFileChangedSince(t *testing.T) {
 		t.Errorf("dry run: %v", err)
 	}
 }
+
+// A write that is complete but whose journal cannot be put away (here a
+// .gsgen-journal.done in the way, which a rename cannot replace, even as
+// root) is a *JournalError that says the files are written, wrapping the
+// rename's error; the next run tidies it away.
+func TestJournalLeftBehindIsAJournalError(t *testing.T) {
+	dir, cs, after := journalCase(t)
+	d, err := OpenServiceDir(dir, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &journal{d: d}
+	if err := j.prepare(cs); err != nil {
+		t.Fatal(err)
+	}
+	for i := range j.ops {
+		if err := j.forward(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(dir, journalDone, "in-the-way"), 0o755)
+	err = j.finish()
+	d.Close()
+	var je *JournalError
+	var errno syscall.Errno
+	if !errors.As(err, &je) || !strings.Contains(je.Msg, "every file is written") || !errors.As(err, &errno) {
+		t.Fatalf("finish = %v (%T), want a *JournalError wrapping the rename's errno", err, err)
+	}
+	if d, err = OpenServiceDir(dir, false, nil); err != nil {
+		t.Fatalf("the next run: %v", err)
+	}
+	d.Close()
+	if diff := cmp.Diff(after, readTree(t, dir)); diff != "" {
+		t.Errorf("after the next run (-want +got):\n%s", diff)
+	}
+}
