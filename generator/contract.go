@@ -26,6 +26,13 @@ const OutboxSlots = 16
 // member to rejoin; it bounds how long a stopping consumer holds up the rest.
 const RebalanceTimeout = 30 * time.Second
 
+// The consumer's backoff between attempts at a message (and between failed
+// fetches and dead-letter writes): it doubles from the least to the most.
+const (
+	ConsumerBackoffMin = 500 * time.Millisecond
+	ConsumerBackoffMax = 30 * time.Second
+)
+
 // Shares of a duration the generated code cuts in parts.
 var (
 	// ReaderCloseShare of CLOSE_TIMEOUT is how long a consumer waits for its
@@ -34,6 +41,9 @@ var (
 	// ClientsCloseShare of CLOSE_TIMEOUT is for the writers, readers and
 	// clients side by side; the rest is the pool's, which closes last.
 	ClientsCloseShare = Share{3, 4}
+	// HeartbeatCloseShare of CLOSE_TIMEOUT is a consumer's heartbeat
+	// interval, so a Close during an ordinary rebalance fits the budget.
+	HeartbeatCloseShare = Share{1, 4}
 	// LeaseRenewShare of the TTL is how often a holder renews its lease.
 	LeaseRenewShare = Share{1, 3}
 	// LeaseKeepShare of the TTL since the last renewal is how long a holder
@@ -96,6 +106,7 @@ var Contract = []Number{
 		`asynq task timeout \+ (\S+) <= asynq shutdown`, `or within (\S+) of it \(handlers are idempotent\)`}},
 	{"close.clients", ClientsCloseShare, "of CLOSE_TIMEOUT for writers, readers and clients; the pool has the rest", nil},
 	{"close.reader", ReaderCloseShare, "of CLOSE_TIMEOUT a consumer waits for its reader's Close", nil},
+	{"close.heartbeat", HeartbeatCloseShare, "of CLOSE_TIMEOUT between a consumer's heartbeats", nil},
 	{"http.port", DefaultHTTPPort, "the HTTP server's port", []string{flagRow("--http-port")}},
 	{"admin.port", DefaultAdminPort, "the admin listener's port: probes, metrics, pprof", nil},
 	{"outbox.slots", OutboxSlots, "slots of the outbox, by a hash of the aggregate id", []string{
@@ -112,6 +123,8 @@ var Contract = []Number{
 	{"kafka.max_attempts", DefaultMaxAttempts, "handler runs before a message is dead-lettered", []string{`max_attempts: (\d+) # attempts before a failing message`}},
 	{"kafka.handler_timeout", defaultHandlerTimeout, "one transaction of a consumer", []string{`handler_timeout: (\S+) # one transaction`}},
 	{"kafka.commit_timeout", defaultCommitTimeout, "a dead-letter write and the offset commit", []string{`commit_timeout: (\S+) # then the dead-letter write`}},
+	{"kafka.backoff_min", ConsumerBackoffMin, "a consumer's first wait after a failure", nil},
+	{"kafka.backoff_max", ConsumerBackoffMax, "a consumer's longest wait after a failure", nil},
 	{"kafka.rebalance_timeout", RebalanceTimeout, "a consumer group's rebalance", nil},
 	{"kafka.processed_event_retention", processedEventRetention, "how long processed_event remembers an event", []string{
 		`\((\d+ days) by default, twice Kafka's`, `column: processed_at retention: (\S+)`}},
@@ -142,7 +155,7 @@ func (n Number) Spellings() []string {
 			out = append(out, fmt.Sprintf("%d days", v/day))
 		}
 	case Share:
-		words := map[Share]string{{1, 2}: "half", {1, 3}: "third", {3, 4}: "three quarters"}
+		words := map[Share]string{{1, 2}: "half", {1, 3}: "third", {1, 4}: "quarter", {3, 4}: "three quarters"}
 		if w, ok := words[v]; ok {
 			out = append(out, w)
 		}
