@@ -14,10 +14,10 @@ import (
 // fs.ErrPermission) and errors.As hold through every layer. The CLI's exit
 // code follows from the type alone:
 //
-//	*InputError    change an answer, a flag, the answers file or DIR   exit 2
-//	*IOError       the file system refused a read or a write          exit 3
-//	*LockError     another gsgen run holds the service's lock         exit 4
-//	*JournalError  an interrupted write is left for a person to settle exit 5
+//	*InputError    change an answer, a flag, the answers file or DIR     exit 2
+//	*IOError       the file system refused a read or a write            exit 3
+//	*LockError     another gsgen run holds the service's lock           exit 4
+//	*JournalError  a write left a journal this run could not settle     exit 5
 //
 // Each prints as "what: why; how to fix it". Msg already says the cause in
 // its short form ("permission denied"), so Err is kept, not printed again.
@@ -65,10 +65,10 @@ type LockError struct {
 func (e *LockError) Error() string { return problem(e.Dir, e.Msg, e.Fix) }
 func (e *LockError) Unwrap() error { return e.Err }
 
-// JournalError is an interrupted write this run cannot settle by itself:
-// a journal it cannot read, a file changed since the journal planned to
-// write it, a leftover it cannot remove, or a write whose undoing failed.
-// The message says what to look at; Err is the cause when there is one.
+// JournalError is a journal this run cannot settle by itself: one it
+// cannot read, a file changed since the journal planned to write it, one
+// pending in a dry run, a leftover it cannot remove, a write whose undoing
+// failed. The message says what to do; Err is the cause when there is one.
 type JournalError struct {
 	Path string
 	Msg  string
