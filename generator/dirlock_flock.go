@@ -4,6 +4,7 @@ package generator
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -19,7 +20,7 @@ func tryLock(dir string) (unlock func() error, err error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, errLocked
+			return nil, fmt.Errorf("%w: %w", ErrLocked, err) // keep the syscall's answer for errors.Is
 		}
 		return nil, err
 	}

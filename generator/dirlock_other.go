@@ -20,7 +20,7 @@ func tryLock(dir string) (unlock func() error, err error) {
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		holder, _ := os.ReadFile(p)
-		return nil, fmt.Errorf("%w (%s holds it: %s; remove the file if no gsgen runs)", errLocked, p, Shorten(string(holder)))
+		return nil, fmt.Errorf("%w (%s holds it: %s; remove the file if no gsgen runs): %w", ErrLocked, p, Shorten(string(holder)), err)
 	}
 	if err != nil {
 		return nil, err

@@ -1,11 +1,26 @@
 package generator
 
 import (
+	"errors"
+	"io/fs"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 )
+
+// Errors gsgen shows a user are typed by what the user must do about them,
+// and each keeps the error that caused it (Unwrap), so errors.Is(err,
+// fs.ErrPermission) and errors.As hold through every layer. The CLI's exit
+// code follows from the type alone:
+//
+//	*InputError    change an answer, a flag, the answers file or DIR     exit 2
+//	*IOError       the file system refused a read or a write            exit 3
+//	*LockError     another gsgen run holds the service's lock           exit 4
+//	*JournalError  a write left a journal this run could not settle     exit 5
+//
+// Each prints as "what: why; how to fix it". Msg already says the cause in
+// its short form ("permission denied"), so Err is kept, not printed again.
 
 // InputError is bad input: an answer, a flag, an answers file or a target
 // directory the user must change. The CLI exits 2 on it and writes nothing.
@@ -13,14 +28,74 @@ type InputError struct {
 	Field string // what is wrong: "module", "timeouts.grace", "gsgen.yaml:4: timeouts.gace"
 	Msg   string // why it is wrong
 	Fix   string // how to fix it; may be empty
+	Err   error  // what caused it, when something did (a path that does not exist); may be nil
 }
 
-func (e *InputError) Error() string {
-	s := e.Field + ": " + e.Msg
-	if e.Fix != "" {
-		s += "; " + e.Fix
+func (e *InputError) Error() string { return problem(e.Field, e.Msg, e.Fix) }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// IOError is a file or directory gsgen must read or write and cannot: the
+// operating system refused (permissions, a read-only or full file system),
+// or what is there is what the OS would refuse to write through (a file
+// where a directory must be: ENOTDIR; a directory where a file must be:
+// EISDIR). The fix is on the file system, not in the answers.
+type IOError struct {
+	Path string // as messages name it: "orders/Makefile"
+	Msg  string
+	Fix  string
+	Err  error // the fs or syscall error
+}
+
+func (e *IOError) Error() string { return problem(e.Path, e.Msg, e.Fix) }
+func (e *IOError) Unwrap() error { return e.Err }
+
+// ErrLocked is the cause of a *LockError: another run holds the lock.
+var ErrLocked = errors.New("locked by another gsgen run")
+
+// LockError is a service another gsgen run kept locked for longer than this
+// run waits (LockWait). Nothing was read or written; running again once the
+// other run is done succeeds. Err wraps ErrLocked and the syscall's answer.
+type LockError struct {
+	Dir string
+	Msg string
+	Fix string
+	Err error
+}
+
+func (e *LockError) Error() string { return problem(e.Dir, e.Msg, e.Fix) }
+func (e *LockError) Unwrap() error { return e.Err }
+
+// JournalError is a journal this run cannot settle by itself: one it
+// cannot read, a file changed since the journal planned to write it, one
+// pending in a dry run, a leftover it cannot remove, a write whose undoing
+// failed. The message says what to do; Err is the cause when there is one.
+type JournalError struct {
+	Path string
+	Msg  string
+	Fix  string
+	Err  error
+}
+
+func (e *JournalError) Error() string { return problem(e.Path, e.Msg, e.Fix) }
+func (e *JournalError) Unwrap() error { return e.Err }
+
+// problem is how every typed error reads: "what: why; how to fix it".
+func problem(what, msg, fix string) string {
+	s := what + ": " + msg
+	if fix != "" {
+		s += "; " + fix
 	}
 	return s
+}
+
+// pathError is a problem with a path the user named (-f, --log): an
+// *InputError when nothing is there (the name is the answer to change),
+// otherwise an *IOError. Either wraps err.
+func pathError(path, msg, fix string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return &InputError{Field: path, Msg: msg, Fix: fix, Err: err}
+	}
+	return &IOError{Path: path, Msg: msg, Fix: fix, Err: err}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

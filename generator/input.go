@@ -37,14 +37,14 @@ func ReadAnswersFile(field, name string) ([]byte, error) {
 	}
 	st, err := os.Stat(name)
 	if err != nil {
-		return nil, bad(fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check the path")
+		return nil, pathError(field, fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check the path", err)
 	}
 	if err := checkRegular(st); err != nil {
 		return nil, bad(fmt.Sprintf("%s %v", Quote(name), err), "give a regular file (or - for stdin)")
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, bad(fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check its permissions")
+		return nil, pathError(field, fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check its permissions", err)
 	}
 	defer f.Close()
 	if st, err = f.Stat(); err == nil { // the file opened may not be the one checked
@@ -63,7 +63,7 @@ func ReadAnswers(field string, r io.Reader) ([]byte, error) {
 	case errors.Is(err, errTooLarge):
 		return nil, &InputError{Field: field, Msg: fmt.Sprintf("the answers are larger than %d KiB", MaxAnswersFile>>10), Fix: "an answers file is a few hundred bytes: give gsgen.yaml or one like it"}
 	case err != nil:
-		return nil, &InputError{Field: field, Msg: fmt.Sprintf("reading the answers failed: %v", unwrapPathErr(err)), Fix: "check the file"}
+		return nil, &IOError{Path: field, Msg: fmt.Sprintf("reading the answers failed: %v", unwrapPathErr(err)), Fix: "check the file", Err: err}
 	}
 	return b, nil
 }

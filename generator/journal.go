@@ -61,7 +61,8 @@ func (d *ServiceDir) writeJournaled(cs Changes) error {
 	for i := range j.ops {
 		if err := j.forward(i); err != nil {
 			if rerr := j.rollback(i); rerr != nil {
-				return fmt.Errorf("%w; undoing it also failed (%v): the next gsgen run in %s completes it from %s", err, rerr, d.shown, journalDir)
+				return &JournalError{Path: d.shown, Msg: fmt.Sprintf("%v; undoing it also failed (%v)", err, rerr),
+					Fix: fmt.Sprintf("the next gsgen run in %s completes it from %s", d.shown, journalDir), Err: errors.Join(err, rerr)}
 			}
 			return fmt.Errorf("%w (nothing was changed)", err)
 		}
@@ -77,10 +78,10 @@ func (j *journal) prepare(cs Changes) error {
 	}
 	pause("journal: started")
 	if err := r.MkdirAll(journalPartial+"/new", 0o755); err != nil {
-		return err
+		return j.d.writeError(journalPartial+"/new", err)
 	}
 	if err := r.MkdirAll(journalPartial+"/old", 0o755); err != nil {
-		return err
+		return j.d.writeError(journalPartial+"/old", err)
 	}
 	var plan bytes.Buffer
 	plan.WriteString(journalHeader + "\n")
@@ -113,11 +114,11 @@ func (j *journal) prepare(cs Changes) error {
 		fmt.Fprintf(&plan, "%s %s %s %s\n", op.Action, orDash(op.New), orDash(op.Old), op.Path)
 	}
 	if err := r.WriteFile(journalPartial+"/plan", plan.Bytes(), 0o644); err != nil {
-		return err
+		return j.d.writeError(journalPartial+"/plan", err)
 	}
 	pause("journal: planned")
 	if err := r.Rename(journalPartial, journalDir); err != nil {
-		return err
+		return j.d.writeError(journalDir, err)
 	}
 	pause("journal: committed")
 	return nil
@@ -135,11 +136,11 @@ func (j *journal) forward(i int) error {
 	op, r := j.ops[i], j.d.root
 	staged, err := exists(r, j.newFile(i))
 	if err != nil {
-		return err
+		return j.d.lookError(j.newFile(i), err)
 	}
 	backedUp, err := exists(r, j.oldFile(i))
 	if err != nil {
-		return err
+		return j.d.lookError(j.oldFile(i), err)
 	}
 	now, err := j.d.read(op.Path)
 	if err != nil {
@@ -183,7 +184,7 @@ func (j *journal) forward(i int) error {
 }
 
 func (j *journal) changedSince(p string) error {
-	return &InputError{Field: j.d.show(p), Msg: fmt.Sprintf("changed after an interrupted gsgen run planned to write it, so gsgen cannot complete that write (%s/plan lists it)", journalDir),
+	return &JournalError{Path: j.d.show(p), Msg: fmt.Sprintf("changed after an interrupted gsgen run planned to write it, so gsgen cannot complete that write (%s/plan lists it)", journalDir),
 		Fix: fmt.Sprintf("compare it with %s/new and %s/old, keep what you want, then remove %s and run gsgen again", journalDir, journalDir, journalDir)}
 }
 
@@ -247,14 +248,26 @@ func (j *journal) finish() error {
 		}
 	}
 	if err := r.Rename(journalDir, journalDone); err != nil {
-		return err
+		return j.leftBehind(journalDir, err)
 	}
 	pause("journal: done")
 	if err := r.RemoveAll(journalDone); err != nil {
-		return err
+		return j.leftBehind(journalDone, err)
 	}
 	pause("journal: removed")
 	return nil
+}
+
+// leftBehind is a journal that outlives a complete write: a *JournalError,
+// since the write is done and only the next run can tidy it away.
+func (j *journal) leftBehind(rel string, err error) error {
+	return &JournalError{Path: j.d.show(rel), Msg: fmt.Sprintf("every file is written, but the journal cannot be removed: %v", unwrapPathErr(err)),
+		Fix: "the next gsgen run in " + j.d.shown + " removes it", Err: err}
+}
+
+// lookError is an *IOError looking at rel inside DIR.
+func (d *ServiceDir) lookError(rel string, err error) error {
+	return &IOError{Path: d.show(rel), Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 }
 
 func exists(r *os.Root, name string) (bool, error) {
@@ -280,7 +293,7 @@ func (d *ServiceDir) recoverInterrupted(say func(string)) error {
 			return nil
 		}
 		if err := anchor.RemoveAll(staging); err != nil {
-			return &InputError{Field: d.anchor, Msg: fmt.Sprintf("cannot remove %s, left by an interrupted gsgen new: %v", staging, err), Fix: "remove it by hand"}
+			return &JournalError{Path: d.anchor, Msg: fmt.Sprintf("cannot remove %s, left by an interrupted gsgen new: %v", staging, unwrapPathErr(err)), Fix: "remove it by hand", Err: err}
 		}
 		say(fmt.Sprintf("%s: removed %s, left in %s by an interrupted gsgen new; nothing of it had been written", d.shown, staging, d.anchor))
 		return nil
@@ -291,7 +304,7 @@ func (d *ServiceDir) recoverInterrupted(say func(string)) error {
 			continue
 		}
 		if err := d.root.RemoveAll(leftover); err != nil {
-			return &InputError{Field: d.show(leftover), Msg: fmt.Sprintf("left by an interrupted gsgen run, cannot be removed: %v", err), Fix: "remove it by hand"}
+			return &JournalError{Path: d.show(leftover), Msg: fmt.Sprintf("left by an interrupted gsgen run, cannot be removed: %v", unwrapPathErr(err)), Fix: "remove it by hand", Err: err}
 		}
 		if leftover == journalPartial {
 			say(fmt.Sprintf("%s: undid a write an interrupted gsgen run had begun; none of it had been applied", d.shown))
@@ -299,8 +312,10 @@ func (d *ServiceDir) recoverInterrupted(say func(string)) error {
 			say(fmt.Sprintf("%s: removed %s, left by an interrupted gsgen run after it had written everything", d.shown, journalDone))
 		}
 	}
-	if ok, err := exists(d.root, journalDir); err != nil || !ok {
-		return err
+	if ok, err := exists(d.root, journalDir); err != nil {
+		return d.lookError(journalDir, err)
+	} else if !ok {
+		return nil
 	}
 	j, err := d.readJournal()
 	if err != nil {
@@ -318,7 +333,7 @@ func (d *ServiceDir) recoverInterrupted(say func(string)) error {
 	return nil
 }
 
-// refuseInterrupted is an *InputError when an interrupted run left a write
+// refuseInterrupted is a *JournalError when an interrupted run left a write
 // in DIR: a dry run would compare against a half-written service.
 func (d *ServiceDir) refuseInterrupted(func(string)) error {
 	if d.root == nil {
@@ -326,7 +341,7 @@ func (d *ServiceDir) refuseInterrupted(func(string)) error {
 	}
 	for _, leftover := range []string{journalDir, journalPartial, journalDone} {
 		if ok, _ := exists(d.root, leftover); ok {
-			return &InputError{Field: d.show(leftover), Msg: "an interrupted gsgen run left a write unfinished, and a dry run writes nothing",
+			return &JournalError{Path: d.show(leftover), Msg: "an interrupted gsgen run left a write unfinished, and a dry run writes nothing",
 				Fix: fmt.Sprintf("run gsgen regen %s (without --dry-run) to finish it first", d.shown)}
 		}
 	}
@@ -335,35 +350,35 @@ func (d *ServiceDir) refuseInterrupted(func(string)) error {
 
 // readJournal reads the plan of a committed journal.
 func (d *ServiceDir) readJournal() (*journal, error) {
-	corrupt := func(why string) error {
-		return &InputError{Field: d.show(journalDir), Msg: "is not a journal gsgen can complete: " + why,
-			Fix: fmt.Sprintf("restore the service from version control, or look at %s/new and %s/old, then remove %s", journalDir, journalDir, journalDir)}
+	corrupt := func(why string, cause error) error {
+		return &JournalError{Path: d.show(journalDir), Msg: "is not a journal gsgen can complete: " + why,
+			Fix: fmt.Sprintf("restore the service from version control, or look at %s/new and %s/old, then remove %s", journalDir, journalDir, journalDir), Err: cause}
 	}
 	b, err := d.root.ReadFile(journalDir + "/plan")
 	if err != nil {
-		return nil, corrupt(unwrapPathErr(err).Error())
+		return nil, corrupt(unwrapPathErr(err).Error(), err)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	if !sc.Scan() || sc.Text() != journalHeader {
-		return nil, corrupt("its plan has no header")
+		return nil, corrupt("its plan has no header", nil)
 	}
 	j := &journal{d: d}
 	for sc.Scan() {
 		f := strings.SplitN(sc.Text(), " ", 4)
 		if len(f) != 4 {
-			return nil, corrupt("a line of its plan is not action, hashes and path")
+			return nil, corrupt("a line of its plan is not action, hashes and path", nil)
 		}
 		op := journalOp{Action: Action(f[0]), New: strings.TrimPrefix(f[1], "-"), Old: strings.TrimPrefix(f[2], "-"), Path: f[3]}
 		if err := CheckPath(op.Path); err != nil {
-			return nil, corrupt(err.Error())
+			return nil, corrupt(err.Error(), err)
 		}
 		if op.Action != Create && op.Action != Overwrite && op.Action != Delete {
-			return nil, corrupt("unknown action " + Quote(f[0]))
+			return nil, corrupt("unknown action "+Quote(f[0]), nil)
 		}
 		j.ops = append(j.ops, op)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, corrupt(err.Error())
+		return nil, corrupt(err.Error(), err)
 	}
 	return j, nil
 }

@@ -32,7 +32,7 @@ type Limits struct {
 }
 
 // limits bound the counts; each fits an int32, which pgx and the queries use.
-var limits = Limits{OutboxBatchSize: 10000, OutboxRelays: 16, CleanerBatchSize: 10000, AsynqConcurrency: 1000, DatabaseMaxConns: 1000, RedisDB: 15,
+var limits = Limits{OutboxBatchSize: 10000, OutboxRelays: OutboxSlots, CleanerBatchSize: 10000, AsynqConcurrency: 1000, DatabaseMaxConns: 1000, RedisDB: 15,
 	OutboxMaxAttempts: 1000, ConsumerMaxAttempts: 100, QueuePriority: 100, TaskMaxRetry: 100,
 	ConsumerBatchSize: 10000}
 

@@ -41,7 +41,7 @@ var LockWait = 10 * time.Second
 // yet), takes the lock on it (on its nearest existing ancestor when it does
 // not exist), waiting up to LockWait for another run to finish, and then
 // completes or undoes a write an interrupted run left. A dry run writes
-// nothing, so for it such a write is an *InputError instead. say, when not
+// nothing, so for it such a write is a *JournalError instead. say, when not
 // nil, is told about the wait and about what was recovered.
 func OpenServiceDir(dir string, dryRun bool, say func(string)) (*ServiceDir, error) {
 	if say == nil {
@@ -56,7 +56,7 @@ func OpenServiceDir(dir string, dryRun bool, say func(string)) (*ServiceDir, err
 		root, err := os.OpenRoot(d.abs)
 		if err != nil {
 			d.Close()
-			return nil, err
+			return nil, &IOError{Path: d.shown, Msg: fmt.Sprintf("cannot be opened: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 		}
 		d.root = root
 	}
@@ -113,8 +113,8 @@ func (d *ServiceDir) Exists() bool { return d.root != nil }
 
 // resolve finds what dir is: an existing directory (through symbolic links
 // the user chose to name it by), or a path whose nearest existing ancestor
-// is a directory. A dangling link, a file, or a path that cannot be looked
-// at is an *InputError.
+// is a directory. A dangling link or a file is an *InputError; a path that
+// cannot be looked at, an *IOError.
 func (d *ServiceDir) resolve() error {
 	if len(d.shown) > maxDirPath {
 		return &InputError{Field: "DIR", Msg: fmt.Sprintf("the path %s is %d bytes long", Quote(d.shown), len(d.shown)), Fix: fmt.Sprintf("give a path of at most %d bytes", maxDirPath)}
@@ -138,7 +138,7 @@ func (d *ServiceDir) resolve() error {
 			missing = append([]string{filepath.Base(p)}, missing...)
 			p = parent
 		default:
-			return &InputError{Field: p, Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions"}
+			return &IOError{Path: p, Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 		}
 	}
 }
@@ -148,14 +148,14 @@ func (d *ServiceDir) resolveExisting(p string, missing []string) error {
 	if err != nil {
 		if target, lerr := os.Readlink(p); lerr == nil {
 			return &InputError{Field: p, Msg: fmt.Sprintf("is a symbolic link to %s, which does not exist", Quote(target)),
-				Fix: "create the directory it points to, or remove the link"}
+				Fix: "create the directory it points to, or remove the link", Err: err}
 		}
-		return &InputError{Field: p, Msg: fmt.Sprintf("cannot be resolved: %v", unwrapPathErr(err)), Fix: "check the path"}
+		return &IOError{Path: p, Msg: fmt.Sprintf("cannot be resolved: %v", unwrapPathErr(err)), Fix: "check the path", Err: err}
 	}
 	st, err := os.Stat(real)
 	switch {
 	case err != nil:
-		return &InputError{Field: p, Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions"}
+		return &IOError{Path: p, Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	case !st.IsDir() && len(missing) == 0:
 		return &InputError{Field: d.shown, Msg: "exists and is not a directory", Fix: "choose another path"}
 	case !st.IsDir():
@@ -170,11 +170,11 @@ func (d *ServiceDir) resolveExisting(p string, missing []string) error {
 }
 
 func (d *ServiceDir) lockError(err error) error {
-	if errors.Is(err, errLocked) {
-		return &InputError{Field: d.shown, Msg: fmt.Sprintf("another gsgen run is still changing it after %s", Seconds(LockWait)),
-			Fix: "wait for that run to finish, then run this again"}
+	if errors.Is(err, ErrLocked) {
+		return &LockError{Dir: d.shown, Msg: fmt.Sprintf("another gsgen run is still changing it after %s", Seconds(LockWait)),
+			Fix: "wait for that run to finish, then run this again", Err: err}
 	}
-	return &InputError{Field: d.anchor, Msg: fmt.Sprintf("cannot be locked for this run: %v", unwrapPathErr(err)), Fix: "check its permissions"}
+	return &IOError{Path: d.anchor, Msg: fmt.Sprintf("cannot be locked for this run: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 }
 
 // lockDir takes the lock on dir, waiting up to LockWait. waiting is called
@@ -183,7 +183,7 @@ func lockDir(dir string, waiting func()) (unlock func() error, err error) {
 	deadline := time.Now().Add(LockWait)
 	for first := true; ; first = false {
 		unlock, err := tryLock(dir)
-		if !errors.Is(err, errLocked) || !time.Now().Before(deadline) {
+		if !errors.Is(err, ErrLocked) || !time.Now().Before(deadline) {
 			return unlock, err
 		}
 		if first {
@@ -192,8 +192,6 @@ func lockDir(dir string, waiting func()) (unlock func() error, err error) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
-
-var errLocked = errors.New("locked by another run")
 
 // show is a path inside DIR as messages name it.
 func (d *ServiceDir) show(rel string) string {
@@ -225,9 +223,9 @@ func CheckPath(p string) error {
 }
 
 // lstat looks at rel inside DIR without following any link: it returns nil
-// when rel does not exist, and an *InputError naming the path when rel or a
-// directory on the way to it is a symbolic link, when a directory on the way
-// is a file, or when it cannot be looked at.
+// when rel does not exist, an *InputError naming the path when rel or a
+// directory on the way to it is a symbolic link, and an *IOError when a
+// directory on the way is a file or when it cannot be looked at.
 func (d *ServiceDir) lstat(rel string) (fs.FileInfo, error) {
 	if err := CheckPath(rel); err != nil {
 		return nil, &InputError{Field: d.shown, Msg: err.Error(), Fix: "gsgen reads and writes only inside the service's directory"}
@@ -243,13 +241,13 @@ func (d *ServiceDir) lstat(rel string) (fs.FileInfo, error) {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, nil
 		case err != nil:
-			return nil, &InputError{Field: d.show(p), Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions"}
+			return nil, &IOError{Path: d.show(p), Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 		case fi.Mode()&fs.ModeSymlink != 0:
 			target, _ := d.root.Readlink(p)
 			return nil, &InputError{Field: d.show(p), Msg: fmt.Sprintf("is a symbolic link (to %s); gsgen never reads or writes through a link", Quote(target)),
 				Fix: "replace the link with the real file or directory, or move it away"}
 		case i < len(elems)-1 && !fi.IsDir():
-			return nil, &InputError{Field: d.show(p), Msg: fmt.Sprintf("is a file where gsgen needs a directory (for %s)", rel), Fix: "move it away"}
+			return nil, &IOError{Path: d.show(p), Msg: fmt.Sprintf("is a file where gsgen needs a directory (for %s)", rel), Fix: "move it away", Err: syscall.ENOTDIR}
 		case i == len(elems)-1:
 			return fi, nil
 		}
@@ -265,8 +263,9 @@ type fileAt struct {
 }
 
 // read returns what is at rel: nothing, or a regular file of at most
-// maxServiceFile bytes. Anything else is an *InputError naming the path: see
-// lstat, and a directory, a special file, a file that cannot be read.
+// maxServiceFile bytes. Anything else is refused naming the path: see lstat;
+// a special file or one too large is an *InputError, a directory or a file
+// that cannot be read an *IOError.
 func (d *ServiceDir) read(rel string) (fileAt, error) {
 	return d.readAtMost(rel, maxServiceFile)
 }
@@ -279,9 +278,12 @@ func (d *ServiceDir) readAtMost(rel string, max int64) (fileAt, error) {
 	bad := func(msg, fix string) (fileAt, error) {
 		return fileAt{}, &InputError{Field: d.show(rel), Msg: msg, Fix: fix}
 	}
+	unreadable := func(err error) (fileAt, error) {
+		return fileAt{}, &IOError{Path: d.show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "make it readable (chmod u+r), or move it away", Err: err}
+	}
 	switch {
 	case fi.IsDir():
-		return bad("is a directory where gsgen has a file", "move the directory away")
+		return fileAt{}, &IOError{Path: d.show(rel), Msg: "is a directory where gsgen has a file", Fix: "move the directory away", Err: syscall.EISDIR}
 	case !fi.Mode().IsRegular():
 		return bad("is not a regular file", "move it away")
 	case fi.Size() > max:
@@ -289,12 +291,12 @@ func (d *ServiceDir) readAtMost(rel string, max int64) (fileAt, error) {
 	}
 	f, err := d.root.Open(rel)
 	if err != nil {
-		return bad(fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), "make it readable (chmod u+r), or move it away")
+		return unreadable(err)
 	}
 	defer f.Close()
 	b, err := readAtMost(f, max)
 	if err != nil {
-		return bad(fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), "make it readable (chmod u+r), or move it away")
+		return unreadable(err)
 	}
 	return fileAt{exists: true, content: b, mode: fi.Mode().Perm()}, nil
 }
@@ -307,16 +309,16 @@ func (d *ServiceDir) listSQL(rel string) ([]string, error) {
 		return nil, err
 	}
 	if !fi.IsDir() {
-		return nil, &InputError{Field: d.show(rel), Msg: "is a file where gsgen needs a directory", Fix: "move it away"}
+		return nil, &IOError{Path: d.show(rel), Msg: "is a file where gsgen needs a directory", Fix: "move it away", Err: syscall.ENOTDIR}
 	}
 	f, err := d.root.Open(rel)
 	if err != nil {
-		return nil, &InputError{Field: d.show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions"}
+		return nil, &IOError{Path: d.show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	}
 	defer f.Close()
 	names, err := f.Readdirnames(-1)
 	if err != nil {
-		return nil, &InputError{Field: d.show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions"}
+		return nil, &IOError{Path: d.show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	}
 	var out []string
 	for _, n := range names {
@@ -335,12 +337,12 @@ func (d *ServiceDir) isEmpty() (bool, error) {
 	}
 	f, err := d.root.Open(".")
 	if err != nil {
-		return false, &InputError{Field: d.shown, Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions"}
+		return false, &IOError{Path: d.shown, Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	}
 	defer f.Close()
 	names, err := f.Readdirnames(1)
 	if err != nil && len(names) == 0 && !errors.Is(err, io.EOF) {
-		return false, &InputError{Field: d.shown, Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions"}
+		return false, &IOError{Path: d.shown, Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	}
 	return len(names) == 0, nil
 }

@@ -31,7 +31,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 	dir, base := filepath.Split(name)
 	tmp, err := os.CreateTemp(filepath.Clean(dir+"."), "."+base+".gsgen-*")
 	if err != nil {
-		return bad(fmt.Sprintf("cannot write beside %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to")
+		return pathError(flag, fmt.Sprintf("cannot write beside %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
 	}
 	defer os.Remove(tmp.Name()) // gone once it took name, or on any error
 	_, err = tmp.Write(data)
@@ -42,7 +42,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 		err = cerr
 	}
 	if err != nil {
-		return bad(fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "check the space and permissions of its directory")
+		return pathError(flag, fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "check the space and permissions of its directory", err)
 	}
 	if force {
 		err = os.Rename(tmp.Name(), name)
@@ -53,7 +53,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 	case errors.Is(err, fs.ErrExist):
 		return existsError(flag, name)
 	case err != nil:
-		return bad(fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to")
+		return pathError(flag, fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
 	}
 	return nil
 }
@@ -73,7 +73,7 @@ func checkWritable(flag, name string, force bool) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return &InputError{Field: flag, Msg: fmt.Sprintf("cannot look at %s: %v", Quote(name), unwrapPathErr(err)), Fix: "name a file in a directory you can write to"}
+		return pathError(flag, fmt.Sprintf("cannot look at %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
 	case st.Mode()&fs.ModeSymlink != 0:
 		return &InputError{Field: flag, Msg: fmt.Sprintf("%s is a symbolic link; gsgen never writes through a link", Quote(name)), Fix: "name the file itself, or a new one"}
 	case !st.Mode().IsRegular():
@@ -107,10 +107,14 @@ func kindOf(st fs.FileInfo) error {
 // ReadRegularFile reads name, which must be a regular file (not a link:
 // Lstat looks at it) of at most max bytes. It is looked at before it is
 // opened, so a FIFO never blocks and a device is never read, and again once
-// open, so a file swapped meanwhile is not read either. Every refusal is an
-// *InputError naming the file; fix says how to mend it.
+// open, so a file swapped meanwhile is not read either. Every refusal names
+// the file, an *InputError (or an *IOError when the OS refused the read); fix
+// says how to mend it.
 func ReadRegularFile(name string, max int64, fix string) ([]byte, error) {
 	bad := func(msg string) error { return &InputError{Field: name, Msg: msg, Fix: fix} }
+	unreadable := func(err error) error {
+		return pathError(name, fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), fix, err)
+	}
 	check := func(st fs.FileInfo) error {
 		switch {
 		case !st.Mode().IsRegular():
@@ -122,18 +126,18 @@ func ReadRegularFile(name string, max int64, fix string) ([]byte, error) {
 	}
 	st, err := os.Lstat(name)
 	if err != nil {
-		return nil, bad(fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)))
+		return nil, unreadable(err)
 	}
 	if err := check(st); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(name, os.O_RDONLY|noFollow, 0)
 	if err != nil {
-		return nil, bad(fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)))
+		return nil, unreadable(err)
 	}
 	defer f.Close()
 	if st, err = f.Stat(); err != nil {
-		return nil, bad(fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)))
+		return nil, unreadable(err)
 	}
 	if err := check(st); err != nil {
 		return nil, err
@@ -143,7 +147,7 @@ func ReadRegularFile(name string, max int64, fix string) ([]byte, error) {
 	case errors.Is(err, errTooLarge):
 		return nil, bad(fmt.Sprintf("grew past %d KiB while it was read", max>>10))
 	case err != nil:
-		return nil, bad(fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)))
+		return nil, unreadable(err)
 	}
 	return b, nil
 }

@@ -185,34 +185,38 @@ func (d *ServiceDir) create(cs Changes) (err error) {
 	for _, c := range cs {
 		p := path.Join(below, c.Path)
 		if err := anchor.MkdirAll(path.Dir(p), 0o755); err != nil {
-			return err
+			return d.writeError(path.Dir(c.Path), err)
 		}
 		if err := anchor.WriteFile(p, c.Content, 0o644); err != nil {
-			return err
+			return d.writeError(c.Path, err)
 		}
 		pause("new: staged " + c.Path)
 	}
 	if err := anchor.Rename(staging, d.missing[0]); err != nil {
-		return err
+		return d.cannotWrite(d.anchor, err)
 	}
 	pause("new: renamed")
 	return nil
 }
 
-// cannotWrite is an error creating the first thing gsgen writes in dir:
-// nothing is written yet, so it is the user's to fix.
+// cannotWrite is an *IOError creating the first thing gsgen writes in dir:
+// nothing is written yet.
 func (d *ServiceDir) cannotWrite(dir string, err error) error {
-	return &InputError{Field: "DIR", Msg: fmt.Sprintf("cannot write in %s: %v", dir, unwrapPathErr(err)),
-		Fix: "choose a directory you can write to, or fix its permissions"}
+	return &IOError{Path: "DIR", Msg: fmt.Sprintf("cannot write in %s: %v", dir, unwrapPathErr(err)),
+		Fix: "choose a directory you can write to, or fix its permissions", Err: err}
 }
 
-// writeError is an error writing rel during a write that is undone after it.
+// writeError is an *IOError writing rel during a write that is undone after it.
 func (d *ServiceDir) writeError(rel string, err error) error {
 	if rel == "." {
 		return d.cannotWrite(d.shown, err)
 	}
-	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
-		return &InputError{Field: d.show(rel), Msg: fmt.Sprintf("cannot be written: %v", unwrapPathErr(err)), Fix: "fix the permissions of it and of its directory"}
+	fix := ""
+	switch {
+	case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
+		fix = "fix the permissions of it and of its directory"
+	case errors.Is(err, syscall.ENOSPC):
+		fix = "free space on its file system"
 	}
-	return fmt.Errorf("writing %s: %w", d.show(rel), err)
+	return &IOError{Path: d.show(rel), Msg: fmt.Sprintf("cannot be written: %v", unwrapPathErr(err)), Fix: fix, Err: err}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -125,8 +126,11 @@ func TestApplyRollsBackOnFailure(t *testing.T) {
 		{RenderedFile: rendered(map[string]string{"new/b.go": "b"})[0], Action: Create},
 		{RenderedFile: rendered(map[string]string{"blocker/c.go": "c"})[0], Action: Create},
 	}
-	if err := cs.Apply(dir); err == nil {
-		t.Fatal("Apply succeeded; the test needs it to fail")
+	err := cs.Apply(dir)
+	var ioErr *IOError
+	if !errors.As(err, &ioErr) || !errors.Is(err, syscall.ENOTDIR) || ioErr.Path != filepath.ToSlash(filepath.Join(dir, "blocker")) ||
+		!strings.HasSuffix(err.Error(), "(nothing was changed)") {
+		t.Fatalf("Apply = %v (%T), want an *IOError on blocker wrapping ENOTDIR, saying nothing was changed", err, err)
 	}
 	if diff := cmp.Diff(before, readTree(t, dir)); diff != "" {
 		t.Errorf("dir changed by a failed Apply (-before +after):\n%s", diff)
@@ -220,15 +224,51 @@ func TestJournalNeverOverwritesAFileChangedSince(t *testing.T) {
 	d.Close()
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("edited after the crash"), 0o644)
 	_, err = OpenServiceDir(dir, false, nil)
-	var ie *InputError
-	if !errors.As(err, &ie) || !strings.HasSuffix(ie.Field, "a.go") || !strings.Contains(ie.Msg, "changed after an interrupted gsgen run") {
-		t.Fatalf("err = %v", err)
+	var je *JournalError
+	if !errors.As(err, &je) || !strings.HasSuffix(je.Path, "a.go") || !strings.Contains(je.Msg, "changed after an interrupted gsgen run") {
+		t.Fatalf("err = %v (%T), want a *JournalError on a.go", err, err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.go")); string(b) != "edited after the crash" {
 		t.Errorf("a.go = %q", b)
 	}
 	// A dry run refuses to compare against a half-written service.
-	if _, err := OpenServiceDir(dir, true, nil); !errors.As(err, &ie) || !strings.Contains(ie.Fix, "without --dry-run") {
+	if _, err := OpenServiceDir(dir, true, nil); !errors.As(err, &je) || !strings.Contains(je.Fix, "without --dry-run") {
 		t.Errorf("dry run: %v", err)
+	}
+}
+
+// A write that is complete but whose journal cannot be put away (here a
+// .gsgen-journal.done in the way, which a rename cannot replace, even as
+// root) is a *JournalError that says the files are written, wrapping the
+// rename's error; the next run tidies it away.
+func TestJournalLeftBehindIsAJournalError(t *testing.T) {
+	dir, cs, after := journalCase(t)
+	d, err := OpenServiceDir(dir, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &journal{d: d}
+	if err := j.prepare(cs); err != nil {
+		t.Fatal(err)
+	}
+	for i := range j.ops {
+		if err := j.forward(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(dir, journalDone, "in-the-way"), 0o755)
+	err = j.finish()
+	d.Close()
+	var je *JournalError
+	var errno syscall.Errno
+	if !errors.As(err, &je) || !strings.Contains(je.Msg, "every file is written") || !errors.As(err, &errno) {
+		t.Fatalf("finish = %v (%T), want a *JournalError wrapping the rename's errno", err, err)
+	}
+	if d, err = OpenServiceDir(dir, false, nil); err != nil {
+		t.Fatalf("the next run: %v", err)
+	}
+	d.Close()
+	if diff := cmp.Diff(after, readTree(t, dir)); diff != "" {
+		t.Errorf("after the next run (-want +got):\n%s", diff)
 	}
 }

@@ -47,7 +47,7 @@ func TestConcurrentAddsLoseNoUpdate(t *testing.T) {
 	}
 }
 
-// A run that cannot get the lock in time refuses with exit 2 and writes nothing.
+// A run that cannot get the lock in time refuses with exitLocked and writes nothing.
 func TestBusyServiceIsRefused(t *testing.T) {
 	dir := newService(t, t.TempDir(), "shop")
 	held, err := generator.OpenServiceDir(dir, false, nil) // another run, holding the lock
@@ -59,7 +59,7 @@ func TestBusyServiceIsRefused(t *testing.T) {
 	generator.LockWait = 0
 	before := treeHash(t, dir)
 	code, _, stderr := gsgen(t, "add", "outbox", "--dir", dir)
-	if code != exitBadInput || !strings.Contains(stderr, "another gsgen run is still changing it") || !strings.Contains(stderr, "wait for that run to finish, then run this again") {
+	if code != exitLocked || !strings.Contains(stderr, "another gsgen run is still changing it") || !strings.Contains(stderr, "wait for that run to finish, then run this again") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if treeHash(t, dir) != before {

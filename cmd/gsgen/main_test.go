@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -92,21 +93,24 @@ func writeFile(t *testing.T, path, content string) {
 }
 
 // badInput is one hostile input: the command line (built by setup, in a
-// folder of the case's own, when it needs files), what stdin gives, and a
-// part of the one-line message it must get.
+// folder of the case's own, when it needs files), what stdin gives, a part
+// of the one-line message it must get, and its exit code when the cause is
+// not an answer to change (exitBadInput when 0).
 type badInput struct {
 	name  string
 	args  []string
 	setup func(t *testing.T, dir string) []string // prepares dir and returns the args
 	stdin io.Reader
 	want  string
+	code  int
 }
 
 // huge is a value no message may repeat whole.
 var huge = strings.Repeat("x", 100<<10)
 
-// TestBadInput: every bad input exits 2 with one line, at most a few
-// hundred bytes, naming what is wrong and how to fix it, and leaves every
+// TestBadInput: every bad input exits 2 (or the code of its cause: a file
+// system in the way, a lock held, a journal left) with one line, at most a
+// few hundred bytes, naming what is wrong and how to fix it, and leaves every
 // file and mode under the test's root exactly as it was.
 func TestBadInput(t *testing.T) {
 	t.Setenv("ACCESSIBLE", "") // a developer's ACCESSIBLE would turn the refusals into prompts
@@ -217,7 +221,7 @@ func TestBadInput(t *testing.T) {
 		// DIR itself.
 		{name: "non-empty DIR", args: []string{"new", notEmpty, "--yes"}, want: "exists and is not empty"},
 		{name: "DIR is a file", args: []string{"new", aFile, "--yes", "--force"}, want: "not a directory"},
-		{name: "unwritable target", args: []string{"new", "/proc/gsgen-test/orders", "--yes"}, want: "DIR: cannot write in /proc"},
+		{name: "unwritable target", args: []string{"new", "/proc/gsgen-test/orders", "--yes"}, want: "DIR: cannot write in /proc", code: exitIO},
 		{name: "DIR under a file", args: []string{"new", filepath.Join(aFile, "orders"), "--yes"}, want: "is a file, so"},
 		{name: "DIR a dangling link", setup: func(t *testing.T, dir string) []string {
 			link := filepath.Join(dir, "orders")
@@ -255,7 +259,7 @@ func TestBadInput(t *testing.T) {
 		{name: "new --force where a directory is a file", setup: func(t *testing.T, dir string) []string {
 			writeFile(t, filepath.Join(dir, "orders", "cmd"), "mine\n")
 			return []string{"new", filepath.Join(dir, "orders"), "--yes", "--force"}
-		}, want: "cmd: is a file where gsgen needs a directory"},
+		}, want: "cmd: is a file where gsgen needs a directory", code: exitIO},
 
 		// Containment: nothing read from gsgen.lock or found in DIR leads outside it.
 		{name: "lock path leaves DIR", setup: func(t *testing.T, dir string) []string {
@@ -341,13 +345,13 @@ func TestBadInput(t *testing.T) {
 			os.Remove(filepath.Join(svc, "Dockerfile"))
 			writeFile(t, filepath.Join(svc, "Dockerfile", "mine"), "x")
 			return []string{"regen", svc}
-		}, want: "Dockerfile: is a directory where gsgen has a file"},
+		}, want: "Dockerfile: is a directory where gsgen has a file", code: exitIO},
 		{name: "a directory replaced by a file", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
 			os.RemoveAll(filepath.Join(svc, "internal"))
 			writeFile(t, filepath.Join(svc, "internal"), "x")
 			return []string{"regen", svc}
-		}, want: "internal: is a file where gsgen needs a directory"},
+		}, want: "internal: is a file where gsgen needs a directory", code: exitIO},
 		{name: "an owned file replaced by a FIFO", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
 			os.Remove(filepath.Join(svc, "Makefile"))
@@ -398,37 +402,29 @@ func TestBadInput(t *testing.T) {
 			os.Remove(filepath.Join(svc, "gsgen.lock"))
 			os.Mkdir(filepath.Join(svc, "gsgen.lock"), 0o755)
 			return []string{"regen", svc}
-		}, want: "gsgen.lock: is a directory where gsgen has a file"},
+		}, want: "gsgen.lock: is a directory where gsgen has a file", code: exitIO},
 
 		// An interrupted write gsgen cannot complete, or may not in a dry run.
 		{name: "journal without a plan", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
 			os.Mkdir(filepath.Join(svc, ".gsgen-journal"), 0o755)
 			return []string{"regen", svc}
-		}, want: ".gsgen-journal: is not a journal gsgen can complete"},
+		}, want: ".gsgen-journal: is not a journal gsgen can complete", code: exitJournal},
 		{name: "journal leaving DIR", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
 			writeFile(t, filepath.Join(svc, ".gsgen-journal", "plan"), "gsgen journal 1\ndelete - "+hashOf("x")+" ../other\n")
 			return []string{"regen", svc}
-		}, want: "leaves the service's directory"},
+		}, want: "leaves the service's directory", code: exitJournal},
 		{name: "journal pending in a dry run", setup: func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
 			writeFile(t, filepath.Join(svc, ".gsgen-journal", "plan"), "gsgen journal 1\n")
 			return []string{"regen", svc, "--dry-run"}
-		}, want: "a dry run writes nothing; run gsgen regen"},
+		}, want: "a dry run writes nothing; run gsgen regen", code: exitJournal},
 
 		// Another run holds the service.
 		{name: "service busy", setup: func(t *testing.T, dir string) []string {
-			svc := service(t, dir)
-			held, err := generator.OpenServiceDir(svc, false, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wait := generator.LockWait
-			generator.LockWait = 0
-			t.Cleanup(func() { held.Close(); generator.LockWait = wait })
-			return []string{"add", "outbox", "--dir", svc}
-		}, want: "another gsgen run is still changing it"},
+			return []string{"add", "outbox", "--dir", busyService(t, dir)}
+		}, want: "another gsgen run is still changing it", code: exitLocked},
 
 		// Re-runs: named instances, groups, cleaners and their schema.
 		{name: "add kafka events-2 beside events2", setup: func(t *testing.T, dir string) []string {
@@ -645,7 +641,7 @@ func TestBadInput(t *testing.T) {
 		{name: "lab hint, marker a directory", setup: func(t *testing.T, dir string) []string {
 			os.Mkdir(filepath.Join(dir, ".gsgen-lab.json"), 0o755)
 			return []string{"lab", "hint", dir}
-		}, want: ".gsgen-lab.json: is a directory"},
+		}, want: ".gsgen-lab.json: is a directory", code: exitIO},
 		{name: "lab hint, hints_shown -5", setup: func(t *testing.T, dir string) []string {
 			writeFile(t, filepath.Join(dir, ".gsgen-lab.json"), `{"lab": 1, "hints_shown": -5}`)
 			return []string{"lab", "hint", dir}
@@ -674,8 +670,8 @@ func TestBadInput(t *testing.T) {
 			}
 			before := treeHash(t, root)
 			code, _, stderr := gsgenReading(t, stdin, args...)
-			if code != exitBadInput {
-				t.Errorf("exit %d, want %d; stderr: %.300s", code, exitBadInput, stderr)
+			if want := cmp.Or(c.code, exitBadInput); code != want {
+				t.Errorf("exit %d, want %d; stderr: %.300s", code, want, stderr)
 			}
 			if !strings.Contains(stderr, c.want) {
 				t.Errorf("stderr = %.600q, want it to contain %.300q", stderr, c.want)

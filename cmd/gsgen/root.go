@@ -14,12 +14,15 @@ import (
 	"github.com/gsgen-dev/gsgen/generator"
 )
 
-// Exit codes.
+// Exit codes. exitCode picks one from the error's type; README.md lists them.
 const (
 	exitOK       = 0
-	exitFailure  = 1 // anything unexpected: I/O, a template bug
+	exitFailure  = 1 // anything unexpected: a template bug
 	exitFindings = 1 // gsgen vet found something (like go vet)
 	exitBadInput = 2 // usage, validation, ladder, target directory, packages vet cannot load
+	exitIO       = 3 // the file system refused a read or a write
+	exitLocked   = 4 // another gsgen run kept the service locked: run again later
+	exitJournal  = 5 // an interrupted write is left that this run could not settle
 	// Ctrl+C at a prompt, before anything is written: 128 + SIGINT, as shells
 	// report it. Other signals at a prompt exit 128 + their number.
 	exitInterrupted = 130
@@ -41,27 +44,44 @@ type env struct {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, interactive: isTerminal(stdin)}
+	err := e.execute(args)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "gsgen:", shortenEchoes(err.Error(), args))
+	return exitCode(err)
+}
+
+// execute runs the command args name and returns its error, as run reports it.
+func (e *env) execute(args []string) error {
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.DisableSuggestions = true // unknownCommand suggests, on the same line
 	err := root.Execute()
-	if err == nil {
-		return exitOK
-	}
-	if unknownCommand(root, args) {
+	if err != nil && unknownCommand(root, args) {
 		err = usageError{fmt.Errorf("unknown command %s; %s", generator.Quote(args[0]), suggest(root, args[0]))}
 	}
-	fmt.Fprintln(stderr, "gsgen:", shortenEchoes(err.Error(), args))
+	return err
+}
+
+// exitCode is the exit status for err, decided by its type alone. A journal
+// error may wrap the I/O error that left the journal, so it is asked first.
+func exitCode(err error) int {
 	var interrupted *prompt.Interrupted
-	if errors.As(err, &interrupted) {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &interrupted):
 		return interrupted.ExitCode()
-	}
-	if errors.As(err, new(findingsError)) || errors.As(err, new(labFailed)) {
+	case errors.As(err, new(findingsError)), errors.As(err, new(labFailed)):
 		return exitFindings
-	}
-	var input *generator.InputError
-	var usage usageError
-	if errors.As(err, &input) || errors.As(err, &usage) {
+	case errors.As(err, new(*generator.JournalError)):
+		return exitJournal
+	case errors.As(err, new(*generator.LockError)):
+		return exitLocked
+	case errors.As(err, new(*generator.IOError)):
+		return exitIO
+	case errors.As(err, new(*generator.InputError)), errors.As(err, new(usageError)):
 		return exitBadInput
 	}
 	return exitFailure

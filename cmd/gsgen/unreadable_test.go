@@ -9,10 +9,11 @@ import (
 	"testing"
 )
 
-// A file gsgen must read and cannot is bad input naming the file (exit 2),
-// not an I/O failure, and nothing is written. Root reads any file, so as
-// root the run is the real gsgen under the nobody user.
-func TestUnreadableFileIsBadInput(t *testing.T) {
+// A file gsgen must read and cannot is an I/O failure naming the file
+// (exitIO: the fix is its permissions, not an answer), and nothing is
+// written. Root reads any file, so as root the run is the real gsgen under
+// the nobody user.
+func TestUnreadableFileIsAnIOError(t *testing.T) {
 	dir := newService(t, t.TempDir(), "shop")
 	makefile := filepath.Join(dir, "Makefile")
 	if err := os.Chmod(makefile, 0); err != nil {
@@ -36,7 +37,7 @@ func TestUnreadableFileIsBadInput(t *testing.T) {
 		out, _ := cmd.CombinedOutput()
 		code, stderr = cmd.ProcessState.ExitCode(), string(out)
 	}
-	if code != exitBadInput || !strings.Contains(stderr, "Makefile: cannot be read: permission denied; make it readable (chmod u+r), or move it away") {
+	if code != exitIO || !strings.Contains(stderr, "Makefile: cannot be read: permission denied; make it readable (chmod u+r), or move it away") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if treeHash(t, dir) != before {

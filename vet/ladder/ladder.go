@@ -153,9 +153,8 @@ func readManifests(dir string) ([]*manifest, error) {
 		return nil
 	})
 	if err != nil {
-		var input *generator.InputError
-		if errors.As(err, &input) {
-			return nil, err
+		if errors.As(err, new(*generator.InputError)) || errors.As(err, new(*generator.IOError)) {
+			return nil, err // already names the file
 		}
 		return nil, &generator.InputError{Field: "--manifests", Msg: err.Error(), Fix: "give a directory of Kubernetes manifests, such as deploy/k8s"}
 	}
