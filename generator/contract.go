@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -64,6 +65,12 @@ func (s Share) Of(x string) string {
 		return fmt.Sprintf("%s / %d", x, s.Den)
 	}
 	return fmt.Sprintf("%s * %d / %d", x, s.Num, s.Den)
+}
+
+// Tight writes the share of x as gofmt writes it as an operand of a binary
+// operator of lower precedence (d > x*3/4): without the spaces.
+func (s Share) Tight(x string) string {
+	return strings.ReplaceAll(s.Of(x), " ", "")
 }
 
 // Number is one row of the contract.
