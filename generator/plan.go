@@ -55,6 +55,9 @@ func Plan(m *Model) (FilePlan, error) {
 			return nil, err
 		}
 		for _, t := range tmpls {
+			if strings.HasSuffix(t, blocksSuffix) {
+				continue // named blocks another template places, not a file of the service
+			}
 			p = append(p, m.plannedFromTemplate(d.dir, t, d.items)...)
 		}
 	}
@@ -133,6 +136,12 @@ func (m *Model) templateDirs() []templateDir {
 // once, when missing, never overwritten. Ownership is declared by the
 // template's own name, beside its content.
 const userOwnedSuffix = ".user.tmpl"
+
+// blocksSuffix marks a file of named blocks ({{define "http.start"}}) that
+// one of base's templates places where its kind starts and stops: a kind's
+// pieces of main.go, config.go and the README live in the kind's folder,
+// while the order they are placed in stays written in one file.
+const blocksSuffix = ".blocks.tmpl"
 
 // plannedFromTemplate maps templates/<dir>/<rel> to its output path.
 func (m *Model) plannedFromTemplate(dir, tmpl string, items []Instance) []PlannedFile {
