@@ -104,6 +104,8 @@ func (m *Model) templateDirs() []templateDir {
 		{"base", true},
 		{"ci", m.CI != nil},
 		{"postgres", m.UsesPostgres},
+		// The Service, for the kinds a load balancer routes to.
+		{"service", m.Serves},
 		// The lease table and package of the parts that run once per fleet.
 		{"lease", len(m.Leases()) > 0},
 		{"kafka-client", m.UsesKafka},
