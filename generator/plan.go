@@ -113,6 +113,7 @@ func (m *Model) templateDirs() []templateDir {
 		{"tracing", m.Tracing},
 		{"tracing-outbox", m.Tracing && m.Outbox},
 		{"tracing-asynq", m.Tracing && m.Asynq},
+		{"tracing-grpc", m.Tracing && m.GRPC != nil},
 		// The test that follows one trace across every hop needs them all.
 		{"tracing-hops", m.Tracing && m.HTTP && m.Outbox && m.Kafka},
 	}
