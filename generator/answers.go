@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"slices"
 	"time"
 )
 
@@ -14,6 +15,7 @@ type Answers struct {
 	Components []string          `yaml:"components,flow"`
 	Timeouts   TimeoutAnswers    `yaml:"timeouts"`
 	HTTP       HTTPAnswers       `yaml:"http,omitempty"`
+	GRPC       GRPCAnswers       `yaml:"grpc,omitempty"`
 	Outbox     OutboxAnswers     `yaml:"outbox,omitempty"`
 	Asynq      AsynqAnswers      `yaml:"asynq,omitempty"`
 	Consumers  []ConsumerAnswers `yaml:"kafka,omitempty"`
@@ -184,6 +186,11 @@ func (a Answers) WithDefaults() Answers {
 	a.Workers = append([]WorkerAnswers(nil), a.Workers...)
 	a.Tasks = append([]TaskAnswers(nil), a.Tasks...)
 	a.componentDefaults()
+	for _, k := range Kinds {
+		if k.defaults != nil && slices.Contains(a.Components, string(k.Name)) {
+			k.defaults(&a)
+		}
+	}
 	a.workerDefaults()
 	return a
 }

@@ -70,7 +70,7 @@ func TestAnswersFileRoundTrip(t *testing.T) {
 
 func TestParseAnswersFileRejects(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"unknown top-level key", "name: orders\nmodul: x\n", `gsgen.yaml:2: modul: unknown key; did you mean "module"? known keys here: asynq, ci, cleaners, components, http, kafka, module, name, outbox, tasks, timeouts, tracing, workers`},
+		{"unknown top-level key", "name: orders\nmodul: x\n", `gsgen.yaml:2: modul: unknown key; did you mean "module"? known keys here: asynq, ci, cleaners, components, grpc, http, kafka, module, name, outbox, tasks, timeouts, tracing, workers`},
 		{"unknown timeout key", "timeouts:\n  grace: 60s\n  htttp_shutdown: 25s\n", "gsgen.yaml:3: timeouts.htttp_shutdown: unknown key"},
 		{"bad duration", "timeouts:\n  grace: sixty\n", `gsgen.yaml:2: timeouts.grace: "sixty" is not a duration`},
 		{"duration without unit", "timeouts:\n  grace: 60\n", `gsgen.yaml:2: timeouts.grace: "60" is not a duration`},

@@ -114,7 +114,7 @@ func (m *Model) deploy() (Deploy, error) {
 	if err != nil {
 		return Deploy{}, err
 	}
-	if !m.HTTP {
+	if !m.Serves {
 		preStop = 0
 	}
 	d := Deploy{
@@ -165,7 +165,7 @@ func secondsOf(d time.Duration) int64 { return int64(d / time.Second) }
 func (m *Model) workerLadder() Ladder {
 	t := m.Timeouts
 	l := Ladder{Close: t.CloseBudget, Margin: t.Margin,
-		Drains: []Drain{{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "Stop, then Shutdown waits for active tasks"}}}
+		Drains: []Drain{{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "Stop, then Shutdown waits for active tasks", "asynq"}}}
 	l.Grace = ceilSecond(l.Worst())
 	return l
 }
@@ -361,7 +361,7 @@ func ganttTime(d time.Duration) string {
 
 // preStopFrom says where PRESTOP_SLEEP comes from.
 func preStopFrom(m *Model) string {
-	if !m.HTTP {
+	if !m.Serves {
 		return "no Service routes to the pods: no preStop sleep"
 	}
 	return "timeouts.prestop: the preStop sleep"

@@ -133,6 +133,9 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 		if inst != nil {
 			inst.clear(&a)
 		}
+		if k.forget != nil {
+			k.forget(&a)
+		}
 		switch c {
 		case Outbox:
 			a.Outbox = OutboxAnswers{}

@@ -32,6 +32,8 @@ type DependencySet struct {
 	// KafkaGo, for kfake), only makes franz-go one of the modules the
 	// service itself imports.
 	Consumers bool
+	// GRPC is google.golang.org/grpc, for the grpc component.
+	GRPC bool
 }
 
 // Module is a third-party module a component imports, at the version
@@ -69,6 +71,9 @@ var (
 	// The cron parser of the workers' --cron schedules; asynq's scheduler
 	// uses the same one.
 	cronModule = Module{"cron", "github.com/robfig/cron/v3", "v3.0.1", false}
+	// The gRPC server, its health and reflection services; OpenTelemetry's
+	// exporters already bring it, at this version, to traced services.
+	grpcModule = Module{"grpc", "google.golang.org/grpc", "v1.85.0", false}
 )
 
 // Modules lists the modules of the set.
@@ -91,6 +96,9 @@ func (s DependencySet) Modules() []Module {
 	}
 	if s.Cron {
 		out = append(out, cronModule)
+	}
+	if s.GRPC {
+		out = append(out, grpcModule)
 	}
 	return out
 }
@@ -130,9 +138,9 @@ func (s DependencySet) Key() string {
 // allDependencySets lists every set the flags can make, accepted or not.
 func allDependencySets() []DependencySet {
 	var out []DependencySet
-	for i := range 1 << 6 {
+	for i := range 1 << 7 {
 		bit := func(n int) bool { return i&(1<<n) != 0 }
-		out = append(out, DependencySet{Pgx: bit(0), KafkaGo: bit(1), Asynq: bit(2), Otel: bit(3), OtelHTTP: bit(4), Cron: bit(5)})
+		out = append(out, DependencySet{Pgx: bit(0), KafkaGo: bit(1), Asynq: bit(2), Otel: bit(3), OtelHTTP: bit(4), Cron: bit(5), GRPC: bit(6)})
 	}
 	return out
 }
@@ -140,7 +148,7 @@ func allDependencySets() []DependencySet {
 // Dependencies is the set the model's components import.
 func (m *Model) Dependencies() DependencySet {
 	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis, Otel: m.Tracing, OtelHTTP: m.Tracing && m.HTTP,
-		Cron: m.CronWorkers(), Consumers: m.Kafka}
+		Cron: m.CronWorkers(), Consumers: m.Kafka, GRPC: m.GRPC != nil}
 }
 
 // ModuleGraph is templates/gomod/graph.txt: the go directive, then every

@@ -207,7 +207,7 @@ func compareSumLines(a, b string) int {
 }
 
 // all is the set of every module.
-var all = DependencySet{true, true, true, true, true, true, true}
+var all = DependencySet{true, true, true, true, true, true, true, true}
 
 // tidy renders shape without go.mod and go.sum, writes gomod (and gosum,
 // when given) beside it, runs go mod tidy and returns what it wrote.

@@ -12,9 +12,12 @@ import (
 // named instance), the ladder holds its timeouts to their drain, the
 // deployment sets the variables its config reads, the answers' limits bound
 // its numbers, and add and remove edit its named instances. A new kind is
-// one entry in Kinds, its template folder (a template named *.user.tmpl
-// gives a file the user owns), and its lines in config.go.tmpl and
-// main.go.tmpl, the one place where the start and stop order is written.
+// one entry in Kinds (its declaration in a kind_<name>.go of its own), its
+// template folder (a template named *.user.tmpl gives a file the user owns;
+// *.blocks.tmpl holds its named pieces of main.go, config.go and the
+// README), and the lines of main.go.tmpl, config.go.tmpl and README.md.tmpl
+// that place those pieces: main.go.tmpl is the one place where the start
+// and stop order is written.
 type Kind struct {
 	Name Component // what gsgen.yaml, gsgen add and gsgen remove call it
 	// Chosen says it is one of components:; the other kinds (worker, task)
@@ -32,6 +35,13 @@ type Kind struct {
 	bounds    func(*Model) []Bound    // its timeouts that must fit in a drain
 	env       func(*Model) []EnvVar   // the variables config.go reads for it
 	settings  func(Answers) []setting // its numbers, held to their limits
+	// defaults fills its unanswered answers when it is chosen; derive
+	// validates them and sets its part of the model, before anything that
+	// asks which kinds are on.
+	defaults func(*Answers)
+	derive   func(*Model, Answers) error
+	flags    []KindFlag     // its answers as flags of gsgen new and add
+	forget   func(*Answers) // drops its answers when gsgen remove takes it out
 }
 
 // Need is a server a kind talks to: the service gets its client, config and
@@ -57,6 +67,7 @@ var Kinds = []*Kind{
 	{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
 		on:     func(m *Model) bool { return m.HTTP },
 		drains: httpDrains, env: httpEnv},
+	grpcKind,
 	{Name: Outbox, Chosen: true, What: "a transactional outbox relay: PostgreSQL rows to Kafka", Dirs: []string{"outbox"},
 		Needs:  []Need{NeedsPostgres, NeedsKafka},
 		on:     func(m *Model) bool { return m.Outbox },
@@ -87,6 +98,20 @@ var Kinds = []*Kind{
 		on:        func(m *Model) bool { return len(m.Tasks) > 0 },
 		items:     func(m *Model) []Instance { return instances(m.Tasks) },
 		bounds:    taskBounds, settings: taskSettings},
+}
+
+// AllComponents lists every component (a kind chosen in components:) in
+// canonical order: the kinds' order.
+var AllComponents = chosenKinds()
+
+func chosenKinds() []Component {
+	var out []Component
+	for _, k := range Kinds {
+		if k.Chosen {
+			out = append(out, k.Name)
+		}
+	}
+	return out
 }
 
 // KindNamed returns the kind called name, or nil.
@@ -158,7 +183,7 @@ func instancesOf[T named](noun, field string, list func(*Answers) *[]T) *Instanc
 // The kinds' pieces, each beside the others of its kind.
 
 func httpDrains(m *Model) []Drain {
-	return []Drain{{"HTTP drain", "http_shutdown", m.Timeouts.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests"}}
+	return []Drain{{"HTTP drain", "http_shutdown", m.Timeouts.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests", "http"}}
 }
 
 func httpEnv(m *Model) []EnvVar {
@@ -172,7 +197,7 @@ func asynqDrains(m *Model) []Drain {
 	if !m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
 		return nil
 	}
-	return []Drain{{"asynq drain", "asynq_shutdown", m.Timeouts.AsynqShutdown, "asynq Shutdown waits for active tasks"}}
+	return []Drain{{"asynq drain", "asynq_shutdown", m.Timeouts.AsynqShutdown, "asynq Shutdown waits for active tasks", "asynq"}}
 }
 
 func asynqBounds(m *Model) []Bound {

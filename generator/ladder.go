@@ -23,6 +23,7 @@ type Drain struct {
 	Key  string        // answers key, "http_shutdown"
 	D    time.Duration // its timeout
 	Note string        // what it waits for
+	Part string        // the part as the service's log names it: "drained http"
 }
 
 // Bound is a timeout that must not exceed another: a batch inside the drain,
@@ -116,7 +117,7 @@ func (b Bound) fits() string {
 func NewLadder(m *Model) Ladder {
 	t := m.Timeouts
 	l := Ladder{PreStop: t.PreStop, Close: t.CloseBudget, Margin: t.Margin, Grace: t.Grace}
-	if !m.HTTP {
+	if !m.Serves {
 		// No Service routes to it: nothing to wait for before SIGTERM, and a
 		// sleep would only slow every rollout (the Deployment has none).
 		l.PreStop = 0
@@ -131,7 +132,7 @@ func NewLadder(m *Model) Ladder {
 	}
 	// The Run loops and the user's parts (internal/parts), which every
 	// service can start: one WaitGroup, one drain.
-	l.Drains = append(l.Drains, Drain{"worker drain", "worker_drain", t.WorkerDrain, "wg.Wait for the Run loops and your parts"})
+	l.Drains = append(l.Drains, Drain{"worker drain", "worker_drain", t.WorkerDrain, "wg.Wait for the Run loops and your parts", "workers"})
 	return l
 }
 

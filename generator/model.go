@@ -23,9 +23,6 @@ const (
 	Cleaner Component = "cleaner"
 )
 
-// AllComponents lists every component in canonical order.
-var AllComponents = []Component{HTTP, Outbox, Asynq, Kafka, Cleaner}
-
 // Model is the validated answers plus everything derived from them once:
 // the templates read it and compute nothing of their own.
 type Model struct {
@@ -35,6 +32,11 @@ type Model struct {
 
 	// One flag per component, so templates say {{if .HTTP}}.
 	HTTP, Outbox, Asynq, Kafka, Cleaner bool
+	// GRPC is the gRPC server's settings; nil without the grpc component.
+	GRPC *GRPCServer
+	// Serves says a Kubernetes Service routes to the pods (HTTP or gRPC):
+	// they get a preStop sleep, for the endpoints to stop routing first.
+	Serves bool
 
 	// What the kinds need, derived once.
 	UsesPostgres bool // outbox, kafka (processed events) or cleaner: one shared pgxpool
@@ -139,7 +141,13 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 		case Cleaner:
 			m.Cleaner = true
 		}
+		if k := KindNamed(string(c)); k.derive != nil {
+			if err := k.derive(m, a); err != nil {
+				return nil, err
+			}
+		}
 	}
+	m.Serves = m.HTTP || m.GRPC != nil
 	m.UsesPostgres = m.needs(NeedsPostgres)
 	m.UsesKafka = m.needs(NeedsKafka)
 	m.UsesRedis = m.needs(NeedsRedis)
@@ -282,6 +290,9 @@ func (m *Model) DrainedParts() []string {
 	var out []string
 	if m.HTTP {
 		out = append(out, "http")
+	}
+	if m.GRPC != nil {
+		out = append(out, "grpc")
 	}
 	// The Run loops and the user's parts: always, as internal/parts may
 	// start some.

@@ -51,7 +51,7 @@ func TestNewModelRejects(t *testing.T) {
 		{"module empty", func(a *Answers) { a.Module = "" }, "module", "not a valid Go module path"},
 		{"module leading slash", func(a *Answers) { a.Module = "/orders" }, "module", "not a valid Go module path"},
 		{"module with dot dot", func(a *Answers) { a.Module = "example.com/../orders" }, "module", "not a valid Go module path"},
-		{"unknown component", func(a *Answers) { a.Components = []string{"http", "grpc"} }, "components", `unknown component "grpc"`},
+		{"unknown component", func(a *Answers) { a.Components = []string{"http", "graphql"} }, "components", `unknown component "graphql"`},
 		{"component twice", func(a *Answers) { a.Components = []string{"http", "http"} }, "components", "twice"},
 		{"no components", func(a *Answers) { a.Components = nil }, "components", "none chosen"},
 		{"port zero", func(a *Answers) { a.HTTP.Port = 70000 }, "http.port", "not a TCP port"},

@@ -55,6 +55,9 @@ func Plan(m *Model) (FilePlan, error) {
 			return nil, err
 		}
 		for _, t := range tmpls {
+			if strings.HasSuffix(t, blocksSuffix) {
+				continue // named blocks another template places, not a file of the service
+			}
 			p = append(p, m.plannedFromTemplate(d.dir, t, d.items)...)
 		}
 	}
@@ -101,6 +104,8 @@ func (m *Model) templateDirs() []templateDir {
 		{"base", true},
 		{"ci", m.CI != nil},
 		{"postgres", m.UsesPostgres},
+		// The Service, for the kinds a load balancer routes to.
+		{"service", m.Serves},
 		// The lease table and package of the parts that run once per fleet.
 		{"lease", len(m.Leases()) > 0},
 		{"kafka-client", m.UsesKafka},
@@ -108,6 +113,7 @@ func (m *Model) templateDirs() []templateDir {
 		{"tracing", m.Tracing},
 		{"tracing-outbox", m.Tracing && m.Outbox},
 		{"tracing-asynq", m.Tracing && m.Asynq},
+		{"tracing-grpc", m.Tracing && m.GRPC != nil},
 		// The test that follows one trace across every hop needs them all.
 		{"tracing-hops", m.Tracing && m.HTTP && m.Outbox && m.Kafka},
 	}
@@ -133,6 +139,12 @@ func (m *Model) templateDirs() []templateDir {
 // once, when missing, never overwritten. Ownership is declared by the
 // template's own name, beside its content.
 const userOwnedSuffix = ".user.tmpl"
+
+// blocksSuffix marks a file of named blocks ({{define "http.start"}}) that
+// one of base's templates places where its kind starts and stops: a kind's
+// pieces of main.go, config.go and the README live in the kind's folder,
+// while the order they are placed in stays written in one file.
+const blocksSuffix = ".blocks.tmpl"
 
 // plannedFromTemplate maps templates/<dir>/<rel> to its output path.
 func (m *Model) plannedFromTemplate(dir, tmpl string, items []Instance) []PlannedFile {

@@ -689,9 +689,9 @@ func checkServiceAndPDBs(t *testing.T, m *generator.Model, k manifests) {
 			t.Errorf("%s: %d PodDisruptionBudgets select its pods, want 1", d.Name, n)
 		}
 	}
-	if !m.HTTP {
+	if !m.Serves {
 		if len(k.services) > 0 {
-			t.Error("a Service, but the service has no HTTP API")
+			t.Error("a Service, but the service has no HTTP or gRPC API")
 		}
 		return
 	}
@@ -707,8 +707,21 @@ func checkServiceAndPDBs(t *testing.T, m *generator.Model, k manifests) {
 			t.Errorf("the Service also selects %s", d.Name)
 		}
 	}
-	if len(s.Spec.Ports) != 1 || containerPort(t, onlyContainer(t, server), s.Spec.Ports[0].TargetPort) != int32(m.HTTPPort) {
-		t.Errorf("the Service does not route to port %d: %+v", m.HTTPPort, s.Spec.Ports)
+	// One port per server, each routed to that server's container port.
+	want := map[string]int32{}
+	if m.HTTP {
+		want["http"] = int32(m.HTTPPort)
+	}
+	if m.GRPC != nil {
+		want["grpc"] = int32(m.GRPC.Port)
+	}
+	if len(s.Spec.Ports) != len(want) {
+		t.Errorf("the Service has ports %+v, want one for each of %v", s.Spec.Ports, want)
+	}
+	for _, p := range s.Spec.Ports {
+		if got := containerPort(t, onlyContainer(t, server), p.TargetPort); got != want[p.Name] {
+			t.Errorf("the Service's port %s routes to container port %d, want %d", p.Name, got, want[p.Name])
+		}
 	}
 }
 

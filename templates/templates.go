@@ -13,5 +13,5 @@ import "embed"
 
 // FS holds every template.
 //
-//go:embed all:base all:ci all:http all:postgres all:kafka-client all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:lease all:worker all:task all:gomod all:partials all:sqlc all:tracing all:tracing-outbox all:tracing-asynq all:tracing-hops
+//go:embed all:base all:ci all:http all:grpc all:service all:postgres all:kafka-client all:outbox all:kafka all:cleaner all:asynq all:asynq-dedicated all:lease all:worker all:task all:gomod all:partials all:sqlc all:tracing all:tracing-outbox all:tracing-asynq all:tracing-grpc all:tracing-hops
 var FS embed.FS

@@ -28,7 +28,6 @@ type Budget struct {
 // checks them against the templates): the steps, the answer that bounds
 // each part step 3 drains, and what is closed after the clients.
 var (
-	drainKeys      = map[string]string{"http": "http_shutdown", "workers": "worker_drain", "asynq": "asynq_shutdown"}
 	stepStopIntake = "stop intake"
 	stepDrain      = "drain"
 	stepClose      = "close"
@@ -72,7 +71,7 @@ func (p Plan) partBudget(part Part) Budget {
 	switch part.Verb {
 	case "drained":
 		for _, d := range p.Ladder.Drains {
-			if d.Key == drainKeys[part.Name] {
+			if d.Part == part.Name {
 				return Budget{d.D, d.Key}
 			}
 		}

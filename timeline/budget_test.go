@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"io/fs"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -15,12 +14,20 @@ import (
 // renames a step, a part or a message, this fails instead of the timeline
 // silently losing budgets or whole shutdowns.
 func TestNamesMatchTheTemplates(t *testing.T) {
+	// main.go.tmpl places the kinds' blocks: what it logs is in both.
 	main := template(t, "base/cmd/_name_/main.go.tmpl")
+	blocks, err := fs.Glob(templates.FS, "*/main.blocks.tmpl")
+	if err != nil || len(blocks) == 0 {
+		t.Fatalf("no kind has main.go blocks: %v", err)
+	}
+	for _, b := range blocks {
+		main += template(t, b)
+	}
 	worker := template(t, "asynq-dedicated/cmd/_name_-worker/main.go.tmpl")
 	for _, want := range []string{
 		`sd.step(2, "` + stepStopIntake + `"`, `sd.step(3, "` + stepDrain + `"`, `sd.step(4, "` + stepClose + `"`,
 		`"shutdown step", "step", n, "name", name, "took"`,
-		`sd.part("drained", "http"`, `sd.part("drained", "workers"`, `sd.part("drained", "asynq"`, `sd.part("stopped", "asynq"`,
+		`sd.part("drained", "http"`, `sd.part("drained", "grpc"`, `sd.part("drained", "workers"`, `sd.part("drained", "asynq"`, `sd.part("stopped", "asynq"`,
 		`sd.part("closed", "` + pool + `"`, `sd.part("closed", "` + adminListener + `"`,
 		`s.logger.Error(msg, "part", name, "took", took, "err", err)`,
 		`"over budget", "budget", budget.String(), "set_by", budgetVar`,
@@ -43,8 +50,12 @@ func TestNamesMatchTheTemplates(t *testing.T) {
 
 	// Every part step 3 drains has a budget.
 	m := fullModel(t)
-	if got, want := slices.Sorted(maps.Keys(drainKeys)), slices.Sorted(slices.Values(m.DrainedParts())); !slices.Equal(got, want) {
-		t.Errorf("drainKeys has %v, the model drains %v", got, want)
+	var parts []string
+	for _, d := range m.Ladder.Drains {
+		parts = append(parts, d.Part)
+	}
+	if got, want := slices.Sorted(slices.Values(parts)), slices.Sorted(slices.Values(m.DrainedParts())); !slices.Equal(got, want) {
+		t.Errorf("the ladder's drains are of %v, the model drains %v", got, want)
 	}
 	for _, part := range m.DrainedParts() {
 		if b := (Plan{Ladder: m.Ladder}).partBudget(Part{Name: part, Verb: "drained"}); b.D == 0 {

@@ -19,6 +19,7 @@ var Analyzers = []*analysis.Analyzer{
 	TxCtx,
 	HTTPServer,
 	KafkaWriter,
+	GRPCStop,
 	rule(sigchanyzer.Analyzer),
 	rule(waitgroup.Analyzer),
 	Ignore,

@@ -44,6 +44,7 @@ var rulePackages = []string{
 	"txctx",
 	"httpserver",
 	"kafkawriter/...",
+	"grpcstop",
 	"ignore",
 	"services/...",
 }

@@ -30,6 +30,7 @@ type answerFlags struct {
 // the settings of the outbox and asynq.
 type settingFlags struct {
 	timeouts map[string]*time.Duration // by TimeoutField.Flag
+	kinds    map[string]*string        // the kinds' own flags, by name
 
 	outboxTopic        string
 	outboxBatchSize    int
@@ -65,10 +66,18 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 }
 
 func addSettingFlags(cmd *cobra.Command) *settingFlags {
-	f := &settingFlags{timeouts: map[string]*time.Duration{}}
+	f := &settingFlags{timeouts: map[string]*time.Duration{}, kinds: map[string]*string{}}
 	fs := cmd.Flags()
 	for _, t := range generator.TimeoutFields {
 		f.timeouts[t.Flag] = fs.Duration(t.Flag, time.Duration(*t.Of(&generator.DefaultTimeouts)), t.Usage)
+	}
+	// Each kind declares its own flags (generator.KindFlags): a new kind
+	// brings them without a line here.
+	for _, k := range generator.KindFlags() {
+		f.kinds[k.Name] = fs.String(k.Name, k.Default, k.Usage)
+		if k.Bool {
+			fs.Lookup(k.Name).NoOptDefVal = "true"
+		}
 	}
 	fs.StringVar(&f.outboxTopic, "outbox-topic", generator.DefaultOutboxTopic, "outbox: topic of the example event")
 	fs.IntVar(&f.outboxBatchSize, "outbox-batch-size", generator.DefaultOutboxBatchSize, "outbox: rows published per batch")
@@ -174,6 +183,13 @@ func (f *settingFlags) apply(fs *pflag.FlagSet, a *generator.Answers) error {
 			return err
 		}
 		*t.Of(&a.Timeouts) = generator.Duration(d)
+	}
+	for _, k := range generator.KindFlags() {
+		if fs.Changed(k.Name) {
+			if err := k.Set(a, *f.kinds[k.Name]); err != nil {
+				return err
+			}
+		}
 	}
 	if fs.Changed("outbox-topic") {
 		a.Outbox.Topic = f.outboxTopic

@@ -149,7 +149,7 @@ func TestBadInput(t *testing.T) {
 		{name: "name with path", args: []string{"new", fresh, "--yes", "--name", "../orders"}, want: "name:"},
 		{name: "keyword name", args: []string{"new", fresh, "--yes", "--name", "go"}, want: "Go keyword"},
 		{name: "DIR base name invalid", args: []string{"new", filepath.Join(root, "My_Service"), "--yes"}, want: "name:"},
-		{name: "unknown component", args: []string{"new", fresh, "--yes", "--components", "http,grpc"}, want: `unknown component "grpc"`},
+		{name: "unknown component", args: []string{"new", fresh, "--yes", "--components", "http,graphql"}, want: `unknown component "graphql"`},
 		{name: "empty components", args: []string{"new", fresh, "--yes", "--components", ""}, want: "--components: is empty"},
 		{name: "duration without unit", args: []string{"new", fresh, "--yes", "--grace", "60"}, want: `invalid argument "60" for "--grace"`},
 		{name: "duration not a duration", args: []string{"new", fresh, "--yes", "--http-shutdown", "soon"}, want: `"--http-shutdown"`},

@@ -182,6 +182,15 @@ func equivalentCommand(dir string, m *generator.Model) string {
 		v := *t.Of(&a.Timeouts)
 		flag(t.Flag, v != *t.Of(&d.Timeouts), v)
 	}
+	for _, k := range generator.KindFlags() {
+		switch v := k.Value(a); {
+		case v == "" || v == k.Default:
+		case k.Bool && v == "true":
+			parts = append(parts, "--"+k.Name) // a switch takes no separate value
+		default:
+			flag(k.Name, true, v)
+		}
+	}
 	o, do := a.Outbox, d.Outbox
 	flag("outbox-topic", o.Topic != do.Topic, o.Topic)
 	flag("outbox-batch-size", o.BatchSize != do.BatchSize, o.BatchSize)

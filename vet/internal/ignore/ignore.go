@@ -23,7 +23,7 @@ const Prefix = "gsgen:ignore"
 // Rules are the rules a directive may name: the analyzers of package vet
 // (but ignore itself) and the manifest check. vet's tests keep the list in
 // step with its analyzers.
-var Rules = []string{"runloop", "closeorder", "asynqserver", "shutdownctx", "txctx", "httpserver", "kafkawriter", "sigchanyzer", "waitgroup", "ladder"}
+var Rules = []string{"runloop", "closeorder", "asynqserver", "shutdownctx", "txctx", "httpserver", "kafkawriter", "grpcstop", "sigchanyzer", "waitgroup", "ladder"}
 
 // Parse reads the text of a comment after its marker ("//" in Go, "#" in
 // YAML). ok is false when the comment is not a directive at all; problem

@@ -15,6 +15,7 @@ import (
 // componentDescriptions is the one line shown beside each component.
 var componentDescriptions = map[generator.Component]string{
 	generator.HTTP:    "net/http server with /healthz, /readyz (503 once shutdown begins) and your routes",
+	generator.GRPC:    "gRPC server with the health service (grpc.health.v1); GracefulStop bounded, then Stop",
 	generator.Outbox:  "outbox table and a relay that publishes committed rows to Kafka (Postgres, kafka-go)",
 	generator.Asynq:   "asynq task server on Redis, beside HTTP or in its own worker binary",
 	generator.Kafka:   "Kafka consumers in a consumer group: fetch, handle, commit (kafka-go)",

@@ -1,0 +1,102 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// The grpc kind: a gRPC server (google.golang.org/grpc) with the standard
+// health service beside the probes, drained by GracefulStop within its own
+// timeout, then Stop. Everything of it is here and in templates/grpc; Kinds
+// lists it, and main.go.tmpl places its blocks.
+
+// GRPC is the gRPC server kind.
+const GRPC Component = "grpc"
+
+// GRPCAnswers configures the grpc component.
+type GRPCAnswers struct {
+	Port int `yaml:"port,omitempty"`
+	// ShutdownTimeout bounds GracefulStop: in-flight RPCs and open streams
+	// get this long after SIGTERM, then Stop cuts what is left.
+	ShutdownTimeout Duration `yaml:"shutdown_timeout,omitempty"`
+	// Reflection registers the server reflection service (grpcurl, Postman)
+	// unless GRPC_REFLECTION says otherwise.
+	Reflection bool `yaml:"reflection,omitempty"`
+}
+
+// GRPCServer is the grpc kind's settings on the model.
+type GRPCServer struct {
+	Port            int
+	ShutdownTimeout time.Duration
+	Reflection      bool
+}
+
+// Defaults of the grpc kind.
+const (
+	DefaultGRPCPort            = 50051 // the port gRPC's own examples use
+	defaultGRPCShutdownTimeout = 25 * time.Second
+)
+
+// grpcShutdownKey is the answer of its drain, as the ladder and its
+// messages name it.
+const grpcShutdownKey = "grpc.shutdown_timeout"
+
+var grpcKind = &Kind{Name: GRPC, Chosen: true, What: "a gRPC server (google.golang.org/grpc) with the health service and GracefulStop",
+	Dirs:     []string{"grpc"},
+	on:       func(m *Model) bool { return m.GRPC != nil },
+	defaults: grpcDefaults, derive: grpcDerive, forget: func(a *Answers) { a.GRPC = GRPCAnswers{} },
+	drains: grpcDrains, env: grpcEnv, settings: grpcSettings, flags: grpcFlags}
+
+func grpcDefaults(a *Answers) {
+	setDefault(&a.GRPC.Port, DefaultGRPCPort)
+	setDefault(&a.GRPC.ShutdownTimeout, Duration(defaultGRPCShutdownTimeout))
+}
+
+func grpcDerive(m *Model, a Answers) error {
+	g := a.GRPC
+	if g.Port < 1 || g.Port > 65535 {
+		return &InputError{Field: "grpc.port", Msg: fmt.Sprintf("%d is not a TCP port", g.Port), Fix: "use a number from 1 to 65535, e.g. " + strconv.Itoa(DefaultGRPCPort)}
+	}
+	if g.Port == a.HTTP.Port && m.HTTP {
+		return &InputError{Field: "grpc.port", Msg: fmt.Sprintf("%d is the HTTP port too", g.Port), Fix: "give gRPC a port of its own, e.g. " + strconv.Itoa(DefaultGRPCPort)}
+	}
+	if g.Port == m.AdminPort {
+		return &InputError{Field: "grpc.port", Msg: fmt.Sprintf("%d is the admin listener's port (probes, /metrics)", g.Port), Fix: "give gRPC a port of its own, e.g. " + strconv.Itoa(DefaultGRPCPort)}
+	}
+	if g.ShutdownTimeout <= 0 {
+		return &InputError{Field: grpcShutdownKey, Msg: fmt.Sprintf("%v must be positive", g.ShutdownTimeout), Fix: "give a duration greater than zero, e.g. " + Seconds(defaultGRPCShutdownTimeout)}
+	}
+	m.GRPC = &GRPCServer{Port: g.Port, ShutdownTimeout: time.Duration(g.ShutdownTimeout), Reflection: g.Reflection}
+	return nil
+}
+
+func grpcDrains(m *Model) []Drain {
+	return []Drain{{"gRPC drain", grpcShutdownKey, m.GRPC.ShutdownTimeout, "GracefulStop waits for in-flight RPCs, then Stop", "grpc"}}
+}
+
+func grpcEnv(m *Model) []EnvVar {
+	g := m.GRPC
+	return []EnvVar{
+		textVar("GRPC_ADDR", ":"+strconv.Itoa(g.Port), "grpc.port"),
+		durationVar("GRPC_SHUTDOWN_TIMEOUT", g.ShutdownTimeout, grpcShutdownKey),
+		boolVar("GRPC_REFLECTION", g.Reflection, "grpc.reflection"),
+	}
+}
+
+func grpcSettings(a Answers) []setting {
+	return []setting{duration(grpcShutdownKey, a.GRPC.ShutdownTimeout, maxTimeout)}
+}
+
+// grpcFlags are the grpc kind's answers as flags of gsgen new and add.
+var grpcFlags = []KindFlag{
+	{Name: "grpc-port", Usage: "grpc: port the gRPC server listens on", Default: strconv.Itoa(DefaultGRPCPort),
+		set: func(a *Answers, s string) error { return setPort(&a.GRPC.Port, "--grpc-port", s) },
+		get: func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.Itoa(a.GRPC.Port)) }},
+	{Name: "grpc-shutdown", Usage: "grpc: how long GracefulStop may wait for in-flight RPCs before Stop", Default: Seconds(defaultGRPCShutdownTimeout),
+		set: func(a *Answers, s string) error { return setDuration(&a.GRPC.ShutdownTimeout, "--grpc-shutdown", s) },
+		get: func(a Answers) string { return unlessZero(a.GRPC.ShutdownTimeout, a.GRPC.ShutdownTimeout.String()) }},
+	{Name: "grpc-reflection", Usage: "grpc: register the reflection service (grpcurl); GRPC_REFLECTION turns it off", Default: "false", Bool: true,
+		set: func(a *Answers, s string) error { return setBool(&a.GRPC.Reflection, "--grpc-reflection", s) },
+		get: func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.FormatBool(a.GRPC.Reflection)) }},
+}

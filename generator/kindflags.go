@@ -1,0 +1,71 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// KindFlag is one answer of a kind's own as a flag of gsgen new and add:
+// the command line registers what the kinds declare, so a new kind brings
+// its flags with it.
+type KindFlag struct {
+	Name    string // "grpc-port"
+	Usage   string
+	Default string // as the help shows it
+	Bool    bool   // a switch: --grpc-reflection alone means true
+	set     func(a *Answers, value string) error
+	get     func(a Answers) string // "" when the kind is off
+}
+
+// Value is the flag's value in a, as the command line spells it; "" when
+// a does not have the kind.
+func (f KindFlag) Value(a Answers) string { return f.get(a) }
+
+// Set writes the flag's value into a, or says what is wrong with it.
+func (f KindFlag) Set(a *Answers, value string) error { return f.set(a, value) }
+
+// KindFlags lists the flags of every kind, in the kinds' order.
+func KindFlags() []KindFlag {
+	var out []KindFlag
+	for _, k := range Kinds {
+		out = append(out, k.flags...)
+	}
+	return out
+}
+
+// unlessZero is s, or "" when v is its type's zero value (not answered).
+func unlessZero[T comparable](v T, s string) string {
+	var zero T
+	if v == zero {
+		return ""
+	}
+	return s
+}
+
+func setPort(p *int, flag, s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 65535 {
+		return &InputError{Field: flag, Msg: Quote(s) + " is not a TCP port", Fix: "use a number from 1 to 65535"}
+	}
+	*p = n
+	return nil
+}
+
+func setDuration(d *Duration, flag, s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil || v <= 0 {
+		return &InputError{Field: flag, Msg: Quote(s) + " is not a positive duration", Fix: "use Go's syntax, e.g. 25s or 1m30s"}
+	}
+	*d = Duration(v)
+	return nil
+}
+
+func setBool(b *bool, flag, s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return &InputError{Field: flag, Msg: fmt.Sprintf("%s is not true or false", Quote(s)), Fix: "use " + flag + " or " + flag + "=false"}
+	}
+	*b = v
+	return nil
+}
