@@ -9,7 +9,7 @@ import (
 // entries between the version a service was written by and this one.
 // Bump it, with an entry, whenever the generated code changes in a way a
 // service's owner should hear about.
-const Version = "v0.26.0"
+const Version = "v0.27.0"
 
 // BaseSince is the first gsgen that kept gsgen.base and recorded its
 // version: a service without one was written by an older gsgen.
@@ -41,6 +41,10 @@ var Changelog = []ChangelogEntry{
 	{"v0.26.0", "worker", "fleet-scoped workers and cleaners (the default): one run per tick across all replicas, under a lease in PostgreSQL (migration 0010); cron schedules"},
 	{"v0.26.0", "ci", "a CI workflow for the service (the ci: answer in gsgen.yaml)"},
 	{"v0.26.0", "make", "make deps and make vendor, for rooms with no network"},
+	{"v0.27.0", "consumer", "consumers read with franz-go's kgo, a goroutine per assigned partition: a message being retried holds back only its own partition; revoked partitions finish and commit the step in hand; one database connection per consumer as before"},
+	{"v0.27.0", "kafkaconn", "ClientOpts gives the kgo client the Dialer's TLS, SASL login and client id"},
+	{"v0.27.0", "relay", "each loop's writer sends its batch at once (BatchTimeout 1µs, was 1ms): a loop hands its writer whole batches, so the wait only delayed them"},
+	{"v0.27.0", "grpc", "a new kind: a gRPC server with the standard health service (NOT_SERVING at shutdown step 1), GracefulStop bounded by GRPC_SHUTDOWN_TIMEOUT then Stop; gsgen add grpc"},
 }
 
 // ChangesSince returns the entries newer than version, oldest first; all of
