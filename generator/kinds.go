@@ -67,7 +67,6 @@ var Kinds = []*Kind{
 	{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
 		on:     func(m *Model) bool { return m.HTTP },
 		drains: httpDrains, env: httpEnv},
-	grpcKind,
 	{Name: Outbox, Chosen: true, What: "a transactional outbox relay: PostgreSQL rows to Kafka", Dirs: []string{"outbox"},
 		Needs:  []Need{NeedsPostgres, NeedsKafka},
 		on:     func(m *Model) bool { return m.Outbox },
@@ -98,6 +97,7 @@ var Kinds = []*Kind{
 		on:        func(m *Model) bool { return len(m.Tasks) > 0 },
 		items:     func(m *Model) []Instance { return instances(m.Tasks) },
 		bounds:    taskBounds, settings: taskSettings},
+	grpcKind, // after the kinds of earlier gsgens: their menu numbers and orders stay as they were
 }
 
 // AllComponents lists every component (a kind chosen in components:) in

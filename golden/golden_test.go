@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden trees from the current templates")
@@ -155,24 +156,10 @@ func TestGoldenServicesBuild(t *testing.T) {
 	}
 }
 
-// goCmd runs the go command in dir. Builds, vets and tests get -trimpath:
-// without it the build cache keys a package on its directory, so every
-// temporary copy of a service compiled its packages afresh; with it, the
-// same sources compile once per machine however many copies the golden,
-// e2e and cmd tests make.
+// goCmd runs go args in a generated service (see gotool.Run).
 func goCmd(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	if len(args) > 0 && (args[0] == "build" || args[0] == "vet" || args[0] == "test") {
-		args = append([]string{args[0], "-trimpath"}, args[1:]...)
-	}
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	cmd.Env = serviceTestEnv()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
-	}
-	return string(out)
+	return gotool.Run(t, dir, args...)
 }
 
 func gofmtList(t *testing.T, dir string) string {
@@ -184,19 +171,5 @@ func gofmtList(t *testing.T, dir string) string {
 	return string(out)
 }
 
-// serviceTestEnv is the environment a generated service's go commands run
-// in: outside any workspace, with its tests pointed at the servers gsgen's own
-// tests use (GSGEN_TEST_POSTGRES_URL, GSGEN_TEST_REDIS_ADDR), when those are
-// set, through the variables the service reads.
-func serviceTestEnv() []string {
-	env := append(os.Environ(), "GOWORK=off")
-	for gsgenVar, serviceVar := range map[string]string{
-		"GSGEN_TEST_POSTGRES_URL": "DATABASE_URL",
-		"GSGEN_TEST_REDIS_ADDR":   "REDIS_ADDR",
-	} {
-		if v := os.Getenv(gsgenVar); v != "" {
-			env = append(env, serviceVar+"="+v)
-		}
-	}
-	return env
-}
+// serviceTestEnv is the environment a generated service's go commands run in (see gotool.Env).
+func serviceTestEnv() []string { return gotool.Env() }

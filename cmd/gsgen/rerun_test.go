@@ -131,7 +131,7 @@ func TestAddRefusesWhatExists(t *testing.T) {
 		{[]string{"add", "kafka", "orders"}, `already has a consumer named "orders"`},
 		{[]string{"add", "http"}, "already has http"},
 		{[]string{"add", "graphql"}, `unknown kind "graphql"`},
-		{[]string{"add", "consumer", "payments"}, `unknown kind "consumer"; choose from http, grpc, outbox, asynq, kafka, cleaner, worker, task (a Kafka consumer is: gsgen add kafka NAME)`},
+		{[]string{"add", "consumer", "payments"}, `unknown kind "consumer"; choose from http, outbox, asynq, kafka, cleaner, worker, task, grpc (a Kafka consumer is: gsgen add kafka NAME)`},
 		{[]string{"add", "kafka"}, "needs a NAME"},
 		{[]string{"add", "cleaner", "sessions", "--table", "sessions"}, `table "sessions" is not defined by this service's migrations; add a migration that creates it, e.g. db/migrations/0100_sessions.sql`},
 		{[]string{"add", "cleaner", "x", "--table", "processed_event", "--column", "processed_at; drop table x"}, "not a plain SQL identifier"},

@@ -615,6 +615,8 @@ func (e *env) boolean(key string, def bool) bool {
 }
 
 // brokers reads a comma-separated list of host:port, such as "kafka-0:9092,kafka-1:9092".
+// Each needs a host and a port from 1 to 65535: the Kafka clients refuse
+// anything else only once they start, the consumers' by panicking.
 func (e *env) brokers(key, def string) []string {
 	s, ok := e.value(key)
 	if !ok {
@@ -623,7 +625,8 @@ func (e *env) brokers(key, def string) []string {
 	var out []string
 	for b := range strings.SplitSeq(s, ",") {
 		b = strings.TrimSpace(b)
-		if _, _, err := net.SplitHostPort(b); err != nil {
+		host, port, err := net.SplitHostPort(b)
+		if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
 			e.bad(key, s, fmt.Sprintf("not a comma-separated list of host:port, e.g. %q", def))
 			return nil
 		}

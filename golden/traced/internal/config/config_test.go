@@ -105,6 +105,9 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"DATABASE_MAX_CONNS", strconv.Itoa(17 - 1)}, // below what the parts need at once
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
+		{"KAFKA_BROKERS", "kafka:abc"},        // the consumers' client would panic on it at start
+		{"KAFKA_BROKERS", "kafka:9092,:9092"}, // no host
+		{"KAFKA_BROKERS", "kafka:0"},
 		{"KAFKA_ORDER_EVENTS_TOPIC", "no spaces"},
 		{"OUTBOX_RELAYS", "0"},
 		{"OUTBOX_RELAYS", strconv.Itoa(16 + 1)}, // more loops than the outbox has slots

@@ -104,6 +104,9 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"DATABASE_MAX_CONNS", strconv.Itoa(16 - 1)}, // below what the parts need at once
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
+		{"KAFKA_BROKERS", "kafka:abc"},        // the consumers' client would panic on it at start
+		{"KAFKA_BROKERS", "kafka:9092,:9092"}, // no host
+		{"KAFKA_BROKERS", "kafka:0"},
 		{"KAFKA_PRODUCT_EVENTS_TOPIC", "no spaces"},
 		{"REDIS_ADDR", "redis"},
 		{"REDIS_DB", "-1"},

@@ -1,4 +1,8 @@
-package golden
+// Package mutation breaks the promises of golden services in copies of
+// them, one at a time, and holds their own tests to catching it. It is a
+// package of its own so that its builds run beside the golden package's,
+// each within go test's timeout.
+package mutation
 
 import (
 	"os"
@@ -7,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
 	"github.com/gsgen-dev/gsgen/lab"
 )
 
@@ -155,25 +160,6 @@ var mutations = []mutation{
 			To:   "before := start.Add(time.Hour) // every row counts as expired"},
 		pkg: "./internal/cleaner",
 	},
-	{
-		// Then a rollout stalls each fleet part for its lease TTL.
-		name:   "fleet loop keeps its lease at shutdown",
-		preset: "full",
-		edit: lab.Edit{File: "internal/lease/lease.go",
-			From: "\tdefer l.release(ctx)\n",
-			To:   "\t// the lease waits out its TTL\n"},
-		pkg: "./internal/lease",
-	},
-	{
-		// Then a replica cut off from PostgreSQL runs on while another
-		// takes the lease and starts the next tick.
-		name:   "fleet run goes on after its lease could not be renewed",
-		preset: "full",
-		edit: lab.Edit{File: "internal/lease/lease.go",
-			From: `cut(fmt.Errorf("%w: not renewed within %v", ErrLost, l.cfg.TTL*3/4))`,
-			To:   `// runs on`},
-		pkg: "./internal/lease",
-	},
 }
 
 // TestMutationsFailTheServicesOwnTests applies each mutation to a copy of
@@ -186,19 +172,19 @@ func TestMutationsFailTheServicesOwnTests(t *testing.T) {
 	for _, m := range mutations {
 		t.Run(m.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), m.preset)
-			if err := os.CopyFS(dir, os.DirFS(m.preset)); err != nil {
+			if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", m.preset))); err != nil {
 				t.Fatal(err)
 			}
 			// The same planting as gsgen lab's: an edit whose text is gone fails.
 			if err := lab.Apply(dir, m.edit); err != nil {
 				t.Fatal(err)
 			}
-			goCmd(t, dir, "build", "./...")
+			gotool.Run(t, dir, "build", "./...")
 			// -failfast: a mutation that breaks a wait (rows never marked) would
 			// otherwise have every later test wait testenv.Hang in turn.
 			cmd := exec.Command("go", "test", "-trimpath", "-count=1", "-failfast", m.pkg)
 			cmd.Dir = dir
-			cmd.Env = serviceTestEnv()
+			cmd.Env = gotool.Env()
 			out, err := cmd.CombinedOutput()
 			if err == nil {
 				t.Fatalf("the tests of %s pass with the mutation; they must catch it:\n%s", m.pkg, out)
