@@ -43,7 +43,6 @@ var Changelog = []ChangelogEntry{
 	{"v0.26.0", "make", "make deps and make vendor, for rooms with no network"},
 	{"v0.27.0", "consumer", "consumers read with franz-go's kgo, a goroutine per assigned partition: a message being retried holds back only its own partition; revoked partitions finish and commit the step in hand; one database connection per consumer as before"},
 	{"v0.27.0", "kafkaconn", "ClientOpts gives the kgo client the Dialer's TLS, SASL login and client id"},
-	{"v0.27.0", "relay", "each loop's writer sends its batch at once (BatchTimeout 1µs, was 1ms): a loop hands its writer whole batches, so the wait only delayed them"},
 	{"v0.27.0", "config", "KAFKA_BROKERS needs a host and a port from 1 to 65535: the consumers' client panicked at start on anything else"},
 	{"v0.27.0", "grpc", "a new kind: a gRPC server with the standard health service (NOT_SERVING at shutdown step 1), GracefulStop bounded by GRPC_SHUTDOWN_TIMEOUT then Stop; gsgen add grpc"},
 }

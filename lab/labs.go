@@ -139,7 +139,7 @@ event per second per partition, however big the backlog.`,
 		Edits: []Edit{{File: relayGo,
 			From: "\t\t// A nil write means every in-sync replica has the batch: only then\n\t\t// may the rows be marked dispatched.\n\t\tRequiredAcks: kafka.RequireAll,\n" +
 				"\t\t// The key is the aggregate id: one aggregate, one partition, one order.\n\t\tBalancer: &kafka.Hash{},\n" +
-				"\t\t// A loop hands its own writer (Run) a whole batch per call: flush at once\n\t\t// (0 would be 1 s); a call adds a partition's messages under the lock the\n\t\t// flush takes, and BatchSize keeps them one request per partition.\n\t\tBatchSize:    cfg.BatchSize,\n\t\tBatchTimeout: time.Microsecond,\n",
+				"\t\t// The relay hands over a whole batch in one call, so waiting for more\n\t\t// messages only adds latency: flush after a millisecond, and never\n\t\t// split the relay's batch into several requests per partition.\n\t\tBatchSize:    cfg.BatchSize,\n\t\tBatchTimeout: time.Millisecond,\n",
 			To: "\t\t// The key is the aggregate id: one aggregate, one partition, one order.\n\t\tBalancer: &kafka.Hash{},\n"}},
 		Files: map[string]string{"internal/outbox/lab_test.go": "acks_lab_test.go.txt"},
 		Tests: []Test{{Pkg: "./internal/outbox", Run: []string{"TestLabDispatchedEventsAreInKafka"}}},

@@ -120,11 +120,11 @@ func NewWriter(brokers []string, cfg Config) *kafka.Writer {
 		RequiredAcks: kafka.RequireAll,
 		// The key is the aggregate id: one aggregate, one partition, one order.
 		Balancer: &kafka.Hash{},
-		// A loop hands its own writer (Run) a whole batch per call: flush at once
-		// (0 would be 1 s); a call adds a partition's messages under the lock the
-		// flush takes, and BatchSize keeps them one request per partition.
+		// The relay hands over a whole batch in one call, so waiting for more
+		// messages only adds latency: flush after a millisecond, and never
+		// split the relay's batch into several requests per partition.
 		BatchSize:    cfg.BatchSize,
-		BatchTimeout: time.Microsecond,
+		BatchTimeout: time.Millisecond,
 		// The largest message, and the largest request to one partition.
 		// Kafka refuses a record batch above the topic's max.message.bytes
 		// (1048588 by default), so this stays at or below it.
