@@ -11,9 +11,6 @@ import (
 	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
-// grpcPath is gRPC-Go's module.
-const grpcPath = "google.golang.org/grpc"
-
 // GRPCStop checks that a gRPC server's GracefulStop has a deadline.
 var GRPCStop = rule(&analysis.Analyzer{
 	Name: "grpcstop",
@@ -39,7 +36,7 @@ func runGRPCStop(pass *analysis.Pass) (any, error) {
 	info := pass.TypesInfo
 	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		call := n.(*ast.CallExpr)
-		if !push || !code.IsCall(info, call, grpcPath, "Server", "GracefulStop") {
+		if !push || !code.IsCall(info, call, code.GRPCPath, "Server", "GracefulStop") {
 			return true
 		}
 		if !inGoroutine(call, stack) {
@@ -88,7 +85,7 @@ func outermostDecl(stack []ast.Node) *ast.FuncDecl {
 func callsStop(info *types.Info, decl *ast.FuncDecl) bool {
 	found := false
 	ast.Inspect(decl, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && code.IsCall(info, c, grpcPath, "Server", "Stop") {
+		if c, ok := n.(*ast.CallExpr); ok && code.IsCall(info, c, code.GRPCPath, "Server", "Stop") {
 			found = true
 		}
 		return !found

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -41,8 +43,10 @@ var (
 	httpDrain   = drainVar{"HTTP drain", "HTTP_SHUTDOWN_TIMEOUT", "http_shutdown"}
 	asynqDrain  = drainVar{"asynq drain", "ASYNQ_SHUTDOWN_TIMEOUT", "asynq_shutdown"}
 	workerDrain = drainVar{"worker drain", "WORKER_DRAIN_TIMEOUT", "worker_drain"}
+	grpcDrain   = drainVar{"gRPC drain", "GRPC_SHUTDOWN_TIMEOUT", "grpc.shutdown_timeout"}
 	closeBudget = drainVar{"close", "CLOSE_TIMEOUT", "close_budget"}
-	ladderVars  = []drainVar{httpDrain, asynqDrain, workerDrain, closeBudget}
+	drainVars   = []drainVar{httpDrain, asynqDrain, workerDrain, grpcDrain}
+	ladderVars  = append(slices.Clone(drainVars), closeBudget)
 )
 
 // binary is what one main package drains at shutdown.
@@ -57,11 +61,15 @@ type shutdownCode struct {
 	defaults map[string]setting // by env var: e.duration("HTTP_SHUTDOWN_TIMEOUT", 25*time.Second)
 	binaries map[string]*binary // by name: the last element of the main package's path
 	answers  *generator.Answers // gsgen.yaml at the module root, if there is one
+	// gracefulStops are the functions of the loaded packages that call
+	// grpc.Server's GracefulStop (by full name): a main package that calls
+	// one drains gRPC, as gsgen's does through its grpcapi.Server.
+	gracefulStops map[string]bool
 }
 
 // readCode collects the shutdown durations from the loaded packages.
 func readCode(pkgs []*packages.Package) *shutdownCode {
-	c := &shutdownCode{defaults: map[string]setting{}, binaries: map[string]*binary{}}
+	c := &shutdownCode{defaults: map[string]setting{}, binaries: map[string]*binary{}, gracefulStops: map[string]bool{}}
 	var asynqConst *setting
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if p.TypesInfo == nil || isTestVariant(p) {
@@ -74,8 +82,12 @@ func readCode(pkgs []*packages.Package) *shutdownCode {
 		if s := asynqConstant(p); s != nil && (asynqConst == nil || s.d > asynqConst.d) {
 			asynqConst = s
 		}
+		// Visit calls this after the packages p imports, so the functions
+		// of theirs that call GracefulStop are known before a main package
+		// calling them is read.
+		c.readGracefulStops(p)
 		if p.Name == "main" {
-			c.binaries[path.Base(p.PkgPath)] = readBinary(p)
+			c.binaries[path.Base(p.PkgPath)] = c.readBinary(p)
 		}
 	})
 	for _, b := range c.binaries {
@@ -137,9 +149,9 @@ func (c *shutdownCode) readDefaults(p *packages.Package) {
 }
 
 // readBinary finds what a main package drains: http.Server.Shutdown (its
-// timeout too, when a constant), asynq's Shutdown or Run, and Run loops
-// counted with wg.Add.
-func readBinary(p *packages.Package) *binary {
+// timeout too, when a constant), asynq's Shutdown or Run, grpc.Server's
+// GracefulStop, and Run loops counted with wg.Add.
+func (c *shutdownCode) readBinary(p *packages.Package) *binary {
 	b := &binary{constant: map[drainVar]setting{}}
 	has := map[drainVar]bool{}
 	idx := code.NewCtxIndex(p.TypesInfo, p.Syntax)
@@ -162,18 +174,43 @@ func readBinary(p *packages.Package) *binary {
 				}
 			case code.IsMethod(fn, code.AsynqPath, "Server", "Shutdown", "Run"):
 				has[asynqDrain] = true
+			case code.IsMethod(fn, code.GRPCPath, "Server", "GracefulStop") || fn != nil && c.gracefulStops[fn.FullName()]:
+				has[grpcDrain] = true
 			case code.IsMethod(fn, "sync", "WaitGroup", "Add"):
 				has[workerDrain] = true
 			}
 			return true
 		})
 	}
-	for _, v := range []drainVar{httpDrain, asynqDrain, workerDrain} {
+	for _, v := range drainVars {
 		if has[v] {
 			b.drains = append(b.drains, v)
 		}
 	}
 	return b
+}
+
+// readGracefulStops records the functions of p whose bodies call
+// grpc.Server's GracefulStop.
+func (c *shutdownCode) readGracefulStops(p *packages.Package) {
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
+			decl, ok := d.(*ast.FuncDecl)
+			if !ok || decl.Body == nil {
+				continue
+			}
+			ast.Inspect(decl.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if ok && code.IsMethod(code.Callee(p.TypesInfo, call), code.GRPCPath, "Server", "GracefulStop") {
+					if fn, ok := p.TypesInfo.Defs[decl.Name].(*types.Func); ok {
+						c.gracefulStops[fn.FullName()] = true
+					}
+					return false
+				}
+				return true
+			})
+		}
+	}
 }
 
 // asynqConstant is the longest constant ShutdownTimeout of p's asynq.Config

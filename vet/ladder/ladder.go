@@ -369,7 +369,7 @@ func (c *shutdownCode) binaryOf(w workload) (container, *binary) {
 			return ct, b
 		}
 	}
-	all := &binary{drains: []drainVar{httpDrain, asynqDrain, workerDrain}, constant: map[drainVar]setting{}}
+	all := &binary{drains: drainVars, constant: map[drainVar]setting{}}
 	for _, b := range c.binaries {
 		maps.Copy(all.constant, b.constant)
 	}

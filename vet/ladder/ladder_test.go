@@ -116,6 +116,12 @@ func TestManifests(t *testing.T) {
 				"Deployment orders-worker: timeouts.grace: 31s is shorter than preStop 0s + asynq drain 50s + close 1s + margin 5s = 56s; use grace 56s or more, or shorten asynq_shutdown to 25s"}},
 		},
 		{
+			name: "the ConfigMap raises the gRPC drain: GracefulStop's deadline is on the ladder", service: "../../golden/grpc", deploy: "deploy/k8s",
+			edits: []string{"configmap.yaml:GRPC_SHUTDOWN_TIMEOUT: \"25s\"", "GRPC_SHUTDOWN_TIMEOUT: \"50s\""},
+			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule,
+				"Deployment greeter: timeouts.grace: 60s is shorter than preStop 10s + gRPC drain 50s + close 1s + margin 5s = 66s; use grace 66s or more, or shorten grpc.shutdown_timeout to 44s"}},
+		},
+		{
 			name: "a longer preStop sleep", service: "../../golden/http", deploy: "deploy/k8s",
 			edits: []string{"deployment.yaml:seconds: 10", "seconds: 40", "configmap.yaml:PRESTOP_SLEEP: \"10s\"", `PRESTOP_SLEEP: "40s"`},
 			want: []want{{"deployment.yaml", "terminationGracePeriodSeconds", vet.LadderRule,

@@ -18,6 +18,7 @@ const (
 	PgxpoolPath = "github.com/jackc/pgx/v5/pgxpool"
 	AsynqPath   = "github.com/hibiken/asynq"
 	KafkaPath   = "github.com/segmentio/kafka-go"
+	GRPCPath    = "google.golang.org/grpc"
 )
 
 // Callee is the function or method that call calls statically, or nil (a
