@@ -153,6 +153,15 @@ var mutations = []mutation{
 		pkg: "./internal/consumer",
 	},
 	{
+		// Then a deploy cuts every RPC in flight instead of letting it finish.
+		name:   "gRPC Shutdown stops at once instead of gracefully",
+		preset: "grpc",
+		edit: lab.Edit{File: "internal/grpcapi/server.go",
+			From: "\t\ts.grpc.GracefulStop()\n",
+			To:   "\t\ts.grpc.Stop()\n"},
+		pkg: "./internal/grpcapi",
+	},
+	{
 		name:   "cleaner ignores retention: it deletes rows that have not expired",
 		preset: "full",
 		edit: lab.Edit{File: "internal/cleaner/cleaner.go",

@@ -164,8 +164,15 @@ func TestShutdownCutsWhatOutlivesItsDeadline(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // the deadline has passed: what is in flight is cut at once
-	if err := s.Shutdown(ctx); !errors.Is(err, context.Canceled) {
-		t.Errorf("Shutdown past its deadline: %v, want context.Canceled", err)
+	shutdown := make(chan error, 1)
+	go func() { shutdown <- s.Shutdown(ctx) }()
+	select {
+	case err := <-shutdown:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Shutdown past its deadline: %v, want context.Canceled", err)
+		}
+	case <-hangCtx(t).Done(): // only catches a hang
+		t.Fatal("Shutdown is still waiting for the call in flight a minute after its deadline: Stop never cut it")
 	}
 	if err := <-inFlight; status.Code(err) != codes.Unavailable {
 		t.Errorf("the RPC cut by Stop: %v, want Unavailable", err)
