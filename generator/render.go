@@ -188,8 +188,6 @@ var formattedAtRunTime = map[string]string{
 	"tracing-asynq/internal/tasks/trace.go.tmpl":    "the module path, in the tracer's one-line function",
 	"tracing-outbox/internal/outbox/insert.go.tmpl": "the module path, in the tracer's one-line function",
 	// Templates being rewritten elsewhere this round; not yet made clean.
-	"base/cmd/_name_/main.go.tmpl":                  "not yet made clean (being restructured for gRPC)",
-	"base/cmd/_name_/main_test.go.tmpl":             "not yet made clean (being restructured for gRPC)",
 	"base/internal/config/config.go.tmpl":           "not yet made clean (being restructured for gRPC)",
 	"base/internal/config/config_test.go.tmpl":      "not yet made clean (being restructured for gRPC)",
 	"kafka/cmd/_name_-demo/consumers.go.tmpl":       "not yet made clean (the consumer's rewrite)",
