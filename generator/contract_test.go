@@ -153,6 +153,26 @@ func TestTemplatesReadTheContract(t *testing.T) {
 	}
 }
 
+// A share in prose: its words, and the words of what it leaves; a share
+// with no words fails the render instead of writing nothing.
+func TestShareWords(t *testing.T) {
+	tmpl := template.Must(template.New("").Parse(
+		`{{(.Contract "close.clients").Words}}|{{(.Contract "close.clients").Rest.Words}}|{{(.Contract "lease.renew").Words}}`))
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, Data{Model: &Model{}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "three quarters|quarter|third"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	if got := (Share{2, 3}).Rest(); got != (Share{1, 3}) {
+		t.Errorf("Share{2, 3}.Rest() = %v, want 1/3", got)
+	}
+	if w, err := (Share{2, 5}).Words(); err == nil || !strings.Contains(err.Error(), "no words for the share 2/5") {
+		t.Errorf("Share{2, 5}.Words() = %q, %v; want an error naming 2/5", w, err)
+	}
+}
+
 // gsgen's migrations are plain SQL (schema.go reads them unrendered), so the
 // slots migration cannot read the table: it is held to it here instead.
 func TestSlotsMigrationSaysTheContractsSlots(t *testing.T) {
