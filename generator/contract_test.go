@@ -187,3 +187,51 @@ func TestSlotsMigrationSaysTheContractsSlots(t *testing.T) {
 		}
 	}
 }
+
+// A few of the service's sentences state a number of the table in words
+// that wrap where a template cannot place it whole ("at three / quarters"),
+// or as the steps between two of its numbers (the consumer's backoff): the
+// rendered README.md and internal/lease/lease.go are held to the table here.
+func TestServiceSaysTheContract(t *testing.T) {
+	a := Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka", "cleaner"},
+		Consumers: []ConsumerAnswers{{Name: "order-events", Topic: "events"}}}
+	_, files, err := Generate(a.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{}
+	for _, f := range files {
+		if f.Path == "README.md" || f.Path == "internal/lease/lease.go" {
+			// Whitespace as one space, and a Go comment's lines as one line.
+			words := slices.DeleteFunc(strings.Fields(string(f.Content)), func(w string) bool { return w == "//" })
+			texts[f.Path] = strings.Join(words, " ")
+		}
+	}
+	keep, err := LeaseKeepShare.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for d := ConsumerBackoffMin; d <= 8*ConsumerBackoffMin && d < ConsumerBackoffMax; d *= 2 {
+		steps = append(steps, strconv.FormatFloat(d.Seconds(), 'f', -1, 64)+"s")
+	}
+	backoff := steps[0] + ", then " + strings.Join(steps[1:], ", ") + " (doubling, at most " + Seconds(ConsumerBackoffMax) + ")"
+	for _, c := range []struct{ file, pattern, want string }{
+		{"README.md", `at (\w+ \w+) of the TTL its run's context is cancelled`, keep},
+		{"README.md", `tried again after (\S+, then [^)]*\))`, backoff},
+		{"internal/lease/lease.go", `cuts its run off at (\w+ \w+) of it after the last renewal`, keep},
+		{"internal/lease/lease.go", `as long as a renewal worked within (\w+ \w+) of the TTL`, keep},
+	} {
+		text, ok := texts[c.file]
+		if !ok {
+			t.Fatalf("the full preset has no %s", c.file)
+		}
+		m := regexp.MustCompile(c.pattern).FindStringSubmatch(text)
+		switch {
+		case m == nil:
+			t.Errorf("%s no longer says /%s/: fix the pattern or the template", c.file, c.pattern)
+		case m[1] != c.want:
+			t.Errorf("%s says %q, the contract (generator/contract.go) %q", c.file, m[1], c.want)
+		}
+	}
+}
