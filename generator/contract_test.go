@@ -191,7 +191,8 @@ func TestSlotsMigrationSaysTheContractsSlots(t *testing.T) {
 // A few of the service's sentences state a number of the table in words
 // that wrap where a template cannot place it whole ("at three / quarters"),
 // or as the steps between two of its numbers (the consumer's backoff): the
-// rendered README.md and internal/lease/lease.go are held to the table here.
+// rendered README.md, internal/lease/lease.go and cmd/orders/main_test.go
+// are held to the table here.
 func TestServiceSaysTheContract(t *testing.T) {
 	a := Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka", "cleaner"},
 		Consumers: []ConsumerAnswers{{Name: "order-events", Topic: "events"}}}
@@ -201,13 +202,17 @@ func TestServiceSaysTheContract(t *testing.T) {
 	}
 	texts := map[string]string{}
 	for _, f := range files {
-		if f.Path == "README.md" || f.Path == "internal/lease/lease.go" {
+		if f.Path == "README.md" || f.Path == "internal/lease/lease.go" || f.Path == "cmd/orders/main_test.go" {
 			// Whitespace as one space, and a Go comment's lines as one line.
 			words := slices.DeleteFunc(strings.Fields(string(f.Content)), func(w string) bool { return w == "//" })
 			texts[f.Path] = strings.Join(words, " ")
 		}
 	}
 	keep, err := LeaseKeepShare.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clients, err := ClientsCloseShare.Words()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,6 +226,7 @@ func TestServiceSaysTheContract(t *testing.T) {
 		{"README.md", `tried again after (\S+, then [^)]*\))`, backoff},
 		{"internal/lease/lease.go", `cuts its run off at (\w+ \w+) of it after the last renewal`, keep},
 		{"internal/lease/lease.go", `as long as a renewal worked within (\w+ \w+) of the TTL`, keep},
+		{"cmd/orders/main_test.go", `inside the clients' (\w+ \w+), and the pool`, clients},
 	} {
 		text, ok := texts[c.file]
 		if !ok {
