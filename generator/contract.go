@@ -67,6 +67,19 @@ func (s Share) Of(x string) string {
 	return fmt.Sprintf("%s * %d / %d", x, s.Num, s.Den)
 }
 
+// Rest is what s leaves of the whole: Share{3, 4}.Rest() is Share{1, 4}.
+func (s Share) Rest() Share { return Share{s.Den - s.Num, s.Den} }
+
+// Words is s as prose writes it, "three quarters"; a share without words
+// fails the render that asks for them.
+func (s Share) Words() (string, error) {
+	words := map[Share]string{{1, 2}: "half", {1, 3}: "third", {1, 4}: "quarter", {3, 4}: "three quarters"}
+	if w, ok := words[s]; ok {
+		return w, nil
+	}
+	return "", fmt.Errorf("the contract has no words for the share %s", s)
+}
+
 // Tight writes the share of x as gofmt writes it as an operand of a binary
 // operator of lower precedence (d > x*3/4): without the spaces.
 func (s Share) Tight(x string) string {
@@ -162,8 +175,7 @@ func (n Number) Spellings() []string {
 			out = append(out, fmt.Sprintf("%d days", v/day))
 		}
 	case Share:
-		words := map[Share]string{{1, 2}: "half", {1, 3}: "third", {1, 4}: "quarter", {3, 4}: "three quarters"}
-		if w, ok := words[v]; ok {
+		if w, err := v.Words(); err == nil {
 			out = append(out, w)
 		}
 	}

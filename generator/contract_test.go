@@ -153,6 +153,26 @@ func TestTemplatesReadTheContract(t *testing.T) {
 	}
 }
 
+// A share in prose: its words, and the words of what it leaves; a share
+// with no words fails the render instead of writing nothing.
+func TestShareWords(t *testing.T) {
+	tmpl := template.Must(template.New("").Parse(
+		`{{(.Contract "close.clients").Words}}|{{(.Contract "close.clients").Rest.Words}}|{{(.Contract "lease.renew").Words}}`))
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, Data{Model: &Model{}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "three quarters|quarter|third"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	if got := (Share{2, 3}).Rest(); got != (Share{1, 3}) {
+		t.Errorf("Share{2, 3}.Rest() = %v, want 1/3", got)
+	}
+	if w, err := (Share{2, 5}).Words(); err == nil || !strings.Contains(err.Error(), "no words for the share 2/5") {
+		t.Errorf("Share{2, 5}.Words() = %q, %v; want an error naming 2/5", w, err)
+	}
+}
+
 // gsgen's migrations are plain SQL (schema.go reads them unrendered), so the
 // slots migration cannot read the table: it is held to it here instead.
 func TestSlotsMigrationSaysTheContractsSlots(t *testing.T) {
@@ -164,6 +184,60 @@ func TestSlotsMigrationSaysTheContractsSlots(t *testing.T) {
 	for _, want := range []string{"one of " + strconv.Itoa(OutboxSlots) + " slots", "modulo " + strconv.Itoa(OutboxSlots) + ","} {
 		if !strings.Contains(b, want) {
 			t.Errorf("db/migrations/0004_outbox_slots.sql does not say %q:\n%s", want, b)
+		}
+	}
+}
+
+// A few of the service's sentences state a number of the table in words
+// that wrap where a template cannot place it whole ("at three / quarters"),
+// or as the steps between two of its numbers (the consumer's backoff): the
+// rendered README.md, internal/lease/lease.go and cmd/orders/main_test.go
+// are held to the table here.
+func TestServiceSaysTheContract(t *testing.T) {
+	a := Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka", "cleaner"},
+		Consumers: []ConsumerAnswers{{Name: "order-events", Topic: "events"}}}
+	_, files, err := Generate(a.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{}
+	for _, f := range files {
+		if f.Path == "README.md" || f.Path == "internal/lease/lease.go" || f.Path == "cmd/orders/main_test.go" {
+			// Whitespace as one space, and a Go comment's lines as one line.
+			words := slices.DeleteFunc(strings.Fields(string(f.Content)), func(w string) bool { return w == "//" })
+			texts[f.Path] = strings.Join(words, " ")
+		}
+	}
+	keep, err := LeaseKeepShare.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clients, err := ClientsCloseShare.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for d := ConsumerBackoffMin; d <= 8*ConsumerBackoffMin && d < ConsumerBackoffMax; d *= 2 {
+		steps = append(steps, strconv.FormatFloat(d.Seconds(), 'f', -1, 64)+"s")
+	}
+	backoff := steps[0] + ", then " + strings.Join(steps[1:], ", ") + " (doubling, at most " + Seconds(ConsumerBackoffMax) + ")"
+	for _, c := range []struct{ file, pattern, want string }{
+		{"README.md", `at (\w+ \w+) of the TTL its run's context is cancelled`, keep},
+		{"README.md", `tried again after (\S+, then [^)]*\))`, backoff},
+		{"internal/lease/lease.go", `cuts its run off at (\w+ \w+) of it after the last renewal`, keep},
+		{"internal/lease/lease.go", `as long as a renewal worked within (\w+ \w+) of the TTL`, keep},
+		{"cmd/orders/main_test.go", `inside the clients' (\w+ \w+), and the pool`, clients},
+	} {
+		text, ok := texts[c.file]
+		if !ok {
+			t.Fatalf("the full preset has no %s", c.file)
+		}
+		m := regexp.MustCompile(c.pattern).FindStringSubmatch(text)
+		switch {
+		case m == nil:
+			t.Errorf("%s no longer says /%s/: fix the pattern or the template", c.file, c.pattern)
+		case m[1] != c.want:
+			t.Errorf("%s says %q, the contract (generator/contract.go) %q", c.file, m[1], c.want)
 		}
 	}
 }
