@@ -162,6 +162,16 @@ var mutations = []mutation{
 		pkg: "./internal/grpcapi",
 	},
 	{
+		// Then clients watching the health service keep sending calls until
+		// GracefulStop refuses them.
+		name:   "gRPC health stays SERVING at shutdown step 1",
+		preset: "grpc",
+		edit: lab.Edit{File: "cmd/greeter/main.go",
+			From: "\t\t\tgrpcSrv.NotServing()\n",
+			To:   "\n"},
+		pkg: "./cmd/greeter",
+	},
+	{
 		name:   "cleaner ignores retention: it deletes rows that have not expired",
 		preset: "full",
 		edit: lab.Edit{File: "internal/cleaner/cleaner.go",
