@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Relay is the outbox relay's settings (design §3).
@@ -276,10 +278,10 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 		col, ok := t.column(c.Column)
 		switch {
 		case !ok:
-			return bad("column", fmt.Sprintf("table %s (%s) has no column %s", c.Table, t.From, Quote(c.Column)), "name one of its timestamp columns: "+listShort(t.timestampColumns(), 8))
+			return bad("column", fmt.Sprintf("table %s (%s) has no column %s", c.Table, t.From, Quote(c.Column)), "name one of its timestamp columns: "+problem.ListShort(t.timestampColumns(), 8))
 		case !col.isTimestamp():
 			return bad("column", fmt.Sprintf("%s.%s is %s, not a timestamp: the cleaner deletes rows whose %s is older than the retention", c.Table, c.Column, col.typeName(), c.Column),
-				"name a timestamp or timestamptz column: "+listShort(t.timestampColumns(), 8))
+				"name a timestamp or timestamptz column: "+problem.ListShort(t.timestampColumns(), 8))
 		}
 		keys := t.PrimaryKey
 		switch {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Size caps on what gsgen reads. Each is far above any real file of its kind
@@ -37,14 +39,14 @@ func ReadAnswersFile(field, name string) ([]byte, error) {
 	}
 	st, err := os.Stat(name)
 	if err != nil {
-		return nil, pathError(field, fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check the path", err)
+		return nil, problem.PathError(field, fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check the path", err)
 	}
 	if err := checkRegular(st); err != nil {
 		return nil, bad(fmt.Sprintf("%s %v", Quote(name), err), "give a regular file (or - for stdin)")
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, pathError(field, fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check its permissions", err)
+		return nil, problem.PathError(field, fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check its permissions", err)
 	}
 	defer f.Close()
 	if st, err = f.Stat(); err == nil { // the file opened may not be the one checked

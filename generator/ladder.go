@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Ladder is the shutdown budget of design §6: preStop, then the drains in
@@ -224,7 +226,7 @@ func (l Ladder) fitHint(longest Drain) string {
 				over = append(over, d.Key)
 			}
 		}
-		hint += fmt.Sprintf(", or shorten %s to %s", andList(over), Seconds(fit))
+		hint += fmt.Sprintf(", or shorten %s to %s", problem.AndList(over), Seconds(fit))
 	}
 	// The close budget is a number of the sum too: when it alone would make
 	// the ladder fit, say so.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // HandEditError is a re-run that would overwrite files gsgen owns which
@@ -140,7 +142,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 			fix += "; to keep your " + CIWorkflowPath + ", set ci: none in gsgen.yaml"
 		}
 		return nil, nil, &HandEditError{
-			InputError: InputError{Field: listShort(edited, 8),
+			InputError: InputError{Field: problem.ListShort(edited, 8),
 				Msg: fmt.Sprintf("edited by hand since gsgen wrote %s", map[bool]string{true: "it", false: "them"}[len(edited) == 1]),
 				Fix: fix},
 			Paths: edited,

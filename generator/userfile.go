@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Files the user names on the command line, outside any service: what
@@ -31,7 +33,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 	dir, base := filepath.Split(name)
 	tmp, err := os.CreateTemp(filepath.Clean(dir+"."), "."+base+".gsgen-*")
 	if err != nil {
-		return pathError(flag, fmt.Sprintf("cannot write beside %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
+		return problem.PathError(flag, fmt.Sprintf("cannot write beside %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
 	}
 	defer os.Remove(tmp.Name()) // gone once it took name, or on any error
 	_, err = tmp.Write(data)
@@ -42,7 +44,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 		err = cerr
 	}
 	if err != nil {
-		return pathError(flag, fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "check the space and permissions of its directory", err)
+		return problem.PathError(flag, fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "check the space and permissions of its directory", err)
 	}
 	if force {
 		err = os.Rename(tmp.Name(), name)
@@ -53,7 +55,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 	case errors.Is(err, fs.ErrExist):
 		return existsError(flag, name)
 	case err != nil:
-		return pathError(flag, fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
+		return problem.PathError(flag, fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
 	}
 	return nil
 }
@@ -73,7 +75,7 @@ func checkWritable(flag, name string, force bool) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return pathError(flag, fmt.Sprintf("cannot look at %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
+		return problem.PathError(flag, fmt.Sprintf("cannot look at %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
 	case st.Mode()&fs.ModeSymlink != 0:
 		return &InputError{Field: flag, Msg: fmt.Sprintf("%s is a symbolic link; gsgen never writes through a link", Quote(name)), Fix: "name the file itself, or a new one"}
 	case !st.Mode().IsRegular():
@@ -113,7 +115,7 @@ func kindOf(st fs.FileInfo) error {
 func ReadRegularFile(name string, max int64, fix string) ([]byte, error) {
 	bad := func(msg string) error { return &InputError{Field: name, Msg: msg, Fix: fix} }
 	unreadable := func(err error) error {
-		return pathError(name, fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), fix, err)
+		return problem.PathError(name, fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), fix, err)
 	}
 	check := func(st fs.FileInfo) error {
 		switch {

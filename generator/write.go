@@ -10,6 +10,8 @@ import (
 	"path"
 	"slices"
 	"syscall"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Action is what writing does to one file.
@@ -127,7 +129,7 @@ func (d *ServiceDir) DiffNew(files Rendered, force bool) (Changes, error) {
 		if isService {
 			fix = regen
 		}
-		return nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("gsgen new never overwrites a file, and %d that it would write exist in %s: %s", len(conflicts), d.shown, listShort(conflicts, 8)), Fix: fix}
+		return nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("gsgen new never overwrites a file, and %d that it would write exist in %s: %s", len(conflicts), d.shown, problem.ListShort(conflicts, 8)), Fix: fix}
 	}
 	if mergeErr != nil {
 		return nil, mergeErr

@@ -1,10 +1,12 @@
-package generator
+// Package problem is the errors gsgen shows a user, typed by what the user
+// must do about them, and how their messages repeat a user's value. It is
+// the bottom of generator's packages: it imports none of them, and every
+// step (answers, model, render, servicedir) reports through it.
+package problem
 
 import (
 	"errors"
 	"io/fs"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,7 +33,7 @@ type InputError struct {
 	Err   error  // what caused it, when something did (a path that does not exist); may be nil
 }
 
-func (e *InputError) Error() string { return problem(e.Field, e.Msg, e.Fix) }
+func (e *InputError) Error() string { return message(e.Field, e.Msg, e.Fix) }
 func (e *InputError) Unwrap() error { return e.Err }
 
 // IOError is a file or directory gsgen must read or write and cannot: the
@@ -46,7 +48,7 @@ type IOError struct {
 	Err  error // the fs or syscall error
 }
 
-func (e *IOError) Error() string { return problem(e.Path, e.Msg, e.Fix) }
+func (e *IOError) Error() string { return message(e.Path, e.Msg, e.Fix) }
 func (e *IOError) Unwrap() error { return e.Err }
 
 // ErrLocked is the cause of a *LockError: another run holds the lock.
@@ -62,7 +64,7 @@ type LockError struct {
 	Err error
 }
 
-func (e *LockError) Error() string { return problem(e.Dir, e.Msg, e.Fix) }
+func (e *LockError) Error() string { return message(e.Dir, e.Msg, e.Fix) }
 func (e *LockError) Unwrap() error { return e.Err }
 
 // JournalError is a journal this run cannot settle by itself: one it
@@ -76,11 +78,11 @@ type JournalError struct {
 	Err  error
 }
 
-func (e *JournalError) Error() string { return problem(e.Path, e.Msg, e.Fix) }
+func (e *JournalError) Error() string { return message(e.Path, e.Msg, e.Fix) }
 func (e *JournalError) Unwrap() error { return e.Err }
 
-// problem is how every typed error reads: "what: why; how to fix it".
-func problem(what, msg, fix string) string {
+// message is how every typed error reads: "what: why; how to fix it".
+func message(what, msg, fix string) string {
 	s := what + ": " + msg
 	if fix != "" {
 		s += "; " + fix
@@ -88,18 +90,14 @@ func problem(what, msg, fix string) string {
 	return s
 }
 
-// pathError is a problem with a path the user named (-f, --log): an
+// PathError is a problem with a path the user named (-f, --log): an
 // *InputError when nothing is there (the name is the answer to change),
 // otherwise an *IOError. Either wraps err.
-func pathError(path, msg, fix string, err error) error {
+func PathError(path, msg, fix string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return &InputError{Field: path, Msg: msg, Fix: fix, Err: err}
 	}
 	return &IOError{Path: path, Msg: msg, Fix: fix, Err: err}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }
 
 // maxEcho is how many characters of a user's value a message repeats:
@@ -124,16 +122,16 @@ func Shorten(s string) string {
 	return s
 }
 
-// listShort joins items with ", ", naming at most max of them and counting the rest.
-func listShort(items []string, max int) string {
+// ListShort joins items with ", ", naming at most max of them and counting the rest.
+func ListShort(items []string, max int) string {
 	if len(items) <= max {
 		return strings.Join(items, ", ")
 	}
 	return strings.Join(items[:max], ", ") + " and " + strconv.Itoa(len(items)-max) + " more"
 }
 
-// andList joins items as a sentence does: "a", "a and b", "a, b and c".
-func andList(items []string) string {
+// AndList joins items as a sentence does: "a", "a and b", "a, b and c".
+func AndList(items []string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
 	}

@@ -1,0 +1,32 @@
+package generator
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
+)
+
+// The typed errors live in package problem, the bottom of generator's
+// packages. These aliases keep generator's callers (cmd/gsgen, lab, vet,
+// timeline) and its own files not yet moved into a step package compiling
+// while the split lands; each is to go once its callers name problem.
+type (
+	InputError   = problem.InputError
+	IOError      = problem.IOError
+	LockError    = problem.LockError
+	JournalError = problem.JournalError
+)
+
+// ErrLocked is problem.ErrLocked (the same value: errors.Is holds).
+var ErrLocked = problem.ErrLocked
+
+// Quote is problem.Quote.
+func Quote(s string) string { return problem.Quote(s) }
+
+// Shorten is problem.Shorten.
+func Shorten(s string) string { return problem.Shorten(s) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
