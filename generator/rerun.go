@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
 
 // HandEditError is a re-run that would overwrite files gsgen owns which
@@ -65,7 +66,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		} else if old, ok := previous[path]; ok && Hash(old) == s.Lock[path].Hash {
 			against = old
 		}
-		diffs.WriteString(UnifiedDiff("a/"+path+" (as gsgen wrote it)", "b/"+path+" (on disk)", against, onDisk))
+		diffs.WriteString(textdiff.Unified("a/"+path+" (as gsgen wrote it)", "b/"+path+" (on disk)", against, onDisk))
 		if rendered != nil {
 			diffs.WriteString(s.mergeOffer(path, onDisk, rendered))
 		}
@@ -178,7 +179,7 @@ func (cs Changes) Diff() string {
 			fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\nBinary files differ (gsgen's record of what it wrote)\n", c.Path, c.Path)
 			continue
 		}
-		b.WriteString(UnifiedDiff("a/"+c.Path, "b/"+c.Path, before, after))
+		b.WriteString(textdiff.Unified("a/"+c.Path, "b/"+c.Path, before, after))
 	}
 	return b.String()
 }
@@ -203,7 +204,7 @@ func (s *Service) mergeOffer(path string, onDisk, rendered []byte) string {
 	if !ok {
 		return fmt.Sprintf("# %s: gsgen has no record of what it wrote (a service from before gsgen.base), so gsgen upgrade lists every difference as a conflict\n", path)
 	}
-	r := Merge3(base, onDisk, rendered, MergeLabels{Ours: "yours", Base: "gsgen, as it wrote the file", Theirs: "gsgen " + Version})
+	r := textdiff.Merge3(base, onDisk, rendered, textdiff.Labels{Ours: "yours", Base: "gsgen, as it wrote the file", Theirs: "gsgen " + Version})
 	switch {
 	case len(r.Conflicts) > 0:
 		var where []string
@@ -215,5 +216,5 @@ func (s *Service) mergeOffer(path string, onDisk, rendered []byte) string {
 		return fmt.Sprintf("# %s: gsgen's version did not change: gsgen upgrade keeps your edit as it is\n", path)
 	}
 	return fmt.Sprintf("# %s: gsgen upgrade merges your edit with gsgen's new version cleanly, changing the file so:\n%s", path,
-		UnifiedDiff("a/"+path+" (on disk)", "b/"+path+" (merged)", onDisk, r.Merged))
+		textdiff.Unified("a/"+path+" (on disk)", "b/"+path+" (merged)", onDisk, r.Merged))
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/semver"
+
+	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
 
 // Upgrade is what gsgen upgrade does to a service: the changes, the
@@ -18,13 +20,13 @@ type Upgrade struct {
 	From      string   // the gsgen version that wrote the service; "" when it recorded none
 	Notes     []string // what migrating gsgen.yaml changed
 	Conflicts []FileConflict
-	labels    MergeLabels // of the conflict markers
+	labels    textdiff.Labels // of the conflict markers
 }
 
 // FileConflict is a file whose three-way merge conflicts, and where.
 type FileConflict struct {
 	Path  string
-	Hunks []ConflictHunk
+	Hunks []textdiff.Conflict
 }
 
 // ConflictError is an upgrade that conflicts, run without markers: nothing
@@ -85,7 +87,7 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 		return nil, err
 	}
 	u.Model = m
-	u.labels = MergeLabels{Ours: "yours", Base: "gsgen " + cmp.Or(u.From, "(older)") + ", as it wrote the file", Theirs: "gsgen " + Version}
+	u.labels = textdiff.Labels{Ours: "yours", Base: "gsgen " + cmp.Or(u.From, "(older)") + ", as it wrote the file", Theirs: "gsgen " + Version}
 	planned := map[string]bool{}
 	for _, f := range files {
 		planned[f.Path] = true
@@ -160,7 +162,7 @@ func (s *Service) upgradeFile(u *Upgrade, f RenderedFile, markers bool) (Change,
 		if known {
 			base, _ = s.Base.Of(entry)
 		}
-		r := Merge3(base, disk, f.Content, u.labels)
+		r := textdiff.Merge3(base, disk, f.Content, u.labels)
 		c.rendered = f.Content
 		if n := len(r.Conflicts); n > 0 {
 			u.Conflicts = append(u.Conflicts, FileConflict{Path: f.Path, Hunks: r.Conflicts})
@@ -183,7 +185,7 @@ func (u *Upgrade) ConflictList() string {
 	var b strings.Builder
 	for _, f := range u.Conflicts {
 		for _, h := range f.Hunks {
-			fmt.Fprintf(&b, "conflict  %s %s\n%s", f.Path, h.Where(), h.markers(u.labels))
+			fmt.Fprintf(&b, "conflict  %s %s\n%s", f.Path, h.Where(), h.Markers(u.labels))
 		}
 	}
 	return b.String()

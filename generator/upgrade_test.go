@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
 
 // pretendOlderGsgen makes dir look as if an older gsgen had written old for
@@ -135,7 +137,7 @@ func TestUpgradeMergesThreeWays(t *testing.T) {
 	}
 	d.Close()
 	if got := readTestFile(t, filepath.Join(dir, mainGo)); got != replaceOnce(t, current, "\texitConfig = 2", edit+"\texitConfig = 2") {
-		t.Errorf("main.go is not gsgen's new version with the edit:\n%s", UnifiedDiff("want", "got", []byte(current), []byte(got)))
+		t.Errorf("main.go is not gsgen's new version with the edit:\n%s", textdiff.Unified("want", "got", []byte(current), []byte(got)))
 	}
 	if got := readTestFile(t, filepath.Join(dir, routesGo)); !strings.Contains(got, route) || !strings.Contains(got, "// another service.\n") {
 		t.Errorf("routes.go lost the user's route or gsgen's change:\n%s", got)

@@ -1,4 +1,4 @@
-package generator
+package textdiff
 
 import (
 	"math/rand/v2"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-var testLabels = MergeLabels{Ours: "yours", Base: "gsgen v1", Theirs: "gsgen v2"}
+var testLabels = Labels{Ours: "yours", Base: "gsgen v1", Theirs: "gsgen v2"}
 
 // lines joins its arguments as lines, each ended by a newline.
 func lines(l ...string) string {
@@ -135,7 +135,7 @@ func TestMerge3Laws(t *testing.T) {
 	}
 	for i := range 5000 {
 		base, ours, theirs := file(), file(), file()
-		check := func(law string, got MergeResult, want string) {
+		check := func(law string, got Result, want string) {
 			if len(got.Conflicts) != 0 || string(got.Merged) != want {
 				t.Fatalf("case %d, %s: base %q ours %q theirs %q: merged %q (%d conflicts), want %q", i, law, base, ours, theirs, got.Merged, len(got.Conflicts), want)
 			}

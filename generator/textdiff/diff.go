@@ -1,13 +1,17 @@
-package generator
+// Package textdiff compares and merges versions of a text file line by line:
+// the unified diff --dry-run and hand-edit reports show, and the three-way
+// merge gsgen regen and gsgen upgrade keep a user's edits with. It knows
+// nothing of services: it is bytes in, bytes out.
+package textdiff
 
 import (
 	"fmt"
 	"strings"
 )
 
-// UnifiedDiff returns the changes from a to b as a unified diff with three
+// Unified returns the changes from a to b as a unified diff with three
 // lines of context, headed by the two names; "" when they are equal.
-func UnifiedDiff(nameA, nameB string, a, b []byte) string {
+func Unified(nameA, nameB string, a, b []byte) string {
 	if string(a) == string(b) {
 		return ""
 	}

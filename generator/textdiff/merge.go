@@ -1,4 +1,4 @@
-package generator
+package textdiff
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ import (
 // The result holds, for each conflict, diff3 markers (<<<<<<< ours,
 // ||||||| base, ======= theirs >>>>>>>) with the labels given; Conflicts
 // lists them. A file too large for the line diff is one conflict.
-func Merge3(base, ours, theirs []byte, labels MergeLabels) MergeResult {
+func Merge3(base, ours, theirs []byte, labels Labels) Result {
 	o, a, b := rawLines(base), rawLines(ours), rawLines(theirs)
 	var chunks []chunk
 	ok := true
@@ -36,7 +36,7 @@ func Merge3(base, ours, theirs []byte, labels MergeLabels) MergeResult {
 	if !ok {
 		chunks = []chunk{{base: o, ours: a, theirs: b, noBase: base == nil}}
 	}
-	var res MergeResult
+	var res Result
 	var out strings.Builder
 	line := 1 // of ours, where the chunk starts
 	for _, c := range chunks {
@@ -48,9 +48,9 @@ func Merge3(base, ours, theirs []byte, labels MergeLabels) MergeResult {
 		case equalLines(c.theirs, c.base) && !c.noBase, equalLines(c.ours, c.theirs):
 			writeLines(&out, c.ours)
 		default:
-			h := ConflictHunk{OursLine: line, Ours: c.ours, Base: c.base, Theirs: c.theirs, NoBase: c.noBase}
+			h := Conflict{OursLine: line, Ours: c.ours, Base: c.base, Theirs: c.theirs, NoBase: c.noBase}
 			res.Conflicts = append(res.Conflicts, h)
-			out.WriteString(h.markers(labels))
+			out.WriteString(h.Markers(labels))
 		}
 		line += len(c.ours)
 	}
@@ -58,25 +58,25 @@ func Merge3(base, ours, theirs []byte, labels MergeLabels) MergeResult {
 	return res
 }
 
-// MergeLabels name the three versions in conflict markers.
-type MergeLabels struct{ Ours, Base, Theirs string }
+// Labels name the three versions in conflict markers.
+type Labels struct{ Ours, Base, Theirs string }
 
-// MergeResult is a merge: the merged bytes, with markers at each conflict.
-type MergeResult struct {
+// Result is a merge: the merged bytes, with markers at each conflict.
+type Result struct {
 	Merged    []byte
-	Conflicts []ConflictHunk
+	Conflicts []Conflict
 }
 
-// ConflictHunk is a place both sides changed differently.
-type ConflictHunk struct {
+// Conflict is a place both sides changed differently.
+type Conflict struct {
 	OursLine           int // first line of ours it covers (1-based; where it would go when ours has none)
 	Ours, Base, Theirs []string
 	NoBase             bool // gsgen had no record of what it wrote
 }
 
-// markers is the hunk as diff3 writes it. A side whose last line has no
+// Markers is the hunk as diff3 writes it. A side whose last line has no
 // newline gets one, so each marker starts a line.
-func (h ConflictHunk) markers(l MergeLabels) string {
+func (h Conflict) Markers(l Labels) string {
 	var b strings.Builder
 	side := func(marker, label string, lines []string) {
 		b.WriteString(strings.TrimSpace(marker+" "+label) + "\n")
@@ -97,7 +97,7 @@ func (h ConflictHunk) markers(l MergeLabels) string {
 }
 
 // Where says where the hunk is, for a list of conflicts.
-func (h ConflictHunk) Where() string {
+func (h Conflict) Where() string {
 	switch len(h.Ours) {
 	case 0:
 		return fmt.Sprintf("at line %d", h.OursLine)
