@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // Generate runs the pipeline up to the bytes for a new service: it validates
@@ -44,7 +46,7 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	// The base, a gzip of every file gsgen owns, is the largest step left:
 	// it is encoded beside the check of the rendered Go, a core each, and
 	// dropped if a name is refused.
-	lock := lockOf(files)
+	lock := servicedir.LockOf(files.Files())
 	encoded := make(chan []byte, 1)
 	go func() { encoded <- EncodeBase(Version, lock, baseOf(files)) }()
 	err = m.checkRenderedGo(files)
@@ -53,7 +55,7 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 		return nil, nil, err
 	}
 	files = append(files,
-		RenderedFile{PlannedFile: PlannedFile{Path: LockFile, Owner: OwnedByGsgen, NoMarker: true}, Content: lock.Bytes()},
+		RenderedFile{PlannedFile: PlannedFile{Path: servicedir.LockFile, Owner: OwnedByGsgen, NoMarker: true}, Content: lock.Bytes()},
 		RenderedFile{PlannedFile: PlannedFile{Path: BaseFile, Owner: OwnedByGsgen, NoMarker: true}, Content: base})
 	slices.SortFunc(files, func(a, b RenderedFile) int { return strings.Compare(a.Path, b.Path) })
 	return m, files, nil

@@ -324,15 +324,3 @@ func (l Ladder) TimelineFit(width, cols int) string {
 	c, _ = c.Fit(cols)
 	return c.String()
 }
-
-// Seconds formats d for budgets: whole seconds as "60s" rather than "1m0s",
-// whole hours (retentions) as "168h".
-func Seconds(d time.Duration) string {
-	if d >= time.Hour && d%time.Hour == 0 {
-		return fmt.Sprintf("%dh", d/time.Hour)
-	}
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%ds", d/time.Second)
-	}
-	return d.String()
-}

@@ -3,6 +3,7 @@ package generator
 import (
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
@@ -23,6 +24,9 @@ var ErrLocked = problem.ErrLocked
 
 // Quote is problem.Quote.
 func Quote(s string) string { return problem.Quote(s) }
+
+// Seconds is problem.Seconds.
+func Seconds(d time.Duration) string { return problem.Seconds(d) }
 
 // Shorten is problem.Shorten.
 func Shorten(s string) string { return problem.Shorten(s) }

@@ -1,29 +1,13 @@
 package generator
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
-
-func TestLockRoundTrip(t *testing.T) {
-	l := Lock{"cmd/x/main.go": {OwnedByGsgen, Hash([]byte("a"))}, "internal/httpapi/routes.go": {OwnedByUser, Hash([]byte("b"))}}
-	back, err := ParseLock(l.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(l, back); diff != "" {
-		t.Errorf("round trip (-wrote +read):\n%s", diff)
-	}
-	var ie *InputError
-	if _, err := ParseLock([]byte("gsgen abc main.go\n")); !errors.As(err, &ie) || !strings.Contains(err.Error(), "gsgen.lock:1") {
-		t.Errorf("bad line: %v", err)
-	}
-}
 
 func TestMergeGoMod(t *testing.T) {
 	stdMod := generatedFile(t, "go.mod", "http")
@@ -58,7 +42,7 @@ func writeService(t *testing.T, a Answers) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := DiffTarget(dir, files, false)
+	cs, err := servicedir.DiffTarget(dir, files.Files(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,18 +63,18 @@ func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	actions := map[string]Action{}
+	actions := map[string]servicedir.Action{}
 	for _, c := range cs {
 		actions[c.Path] = c.Action
 	}
-	for path, want := range map[string]Action{
-		"internal/consumer/consumer.go":          Delete,
-		"internal/consumer/events_handler.go":    Leave,
-		"db/migrations/0002_processed_event.sql": Delete,
-		"internal/httpapi/routes.go":             Keep,
-		"go.mod":                                 Overwrite,
-		"cmd/shop/main.go":                       Overwrite,
-		"internal/db/processed_event.sql.go":     Delete,
+	for path, want := range map[string]servicedir.Action{
+		"internal/consumer/consumer.go":          servicedir.Delete,
+		"internal/consumer/events_handler.go":    servicedir.Leave,
+		"db/migrations/0002_processed_event.sql": servicedir.Delete,
+		"internal/httpapi/routes.go":             servicedir.Keep,
+		"go.mod":                                 servicedir.Overwrite,
+		"cmd/shop/main.go":                       servicedir.Overwrite,
+		"internal/db/processed_event.sql.go":     servicedir.Delete,
 	} {
 		if actions[path] != want {
 			t.Errorf("%s: %q, want %q", path, actions[path], want)
@@ -110,12 +94,12 @@ func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 // readService opens dir for the test and reads its service.
 func readService(t *testing.T, dir string) *Service {
 	t.Helper()
-	d, err := OpenServiceDir(dir, false, nil)
+	d, err := servicedir.OpenServiceDir(dir, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	svc, err := d.ReadService()
+	svc, err := ReadService(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,12 +129,12 @@ func TestRegenerateWarnsOfAnOlderHandler(t *testing.T) {
 	dir := writeService(t, Answers{Name: "shop", Components: []string{"kafka"}})
 	warned := func() []string {
 		t.Helper()
-		d, err := OpenServiceDir(dir, false, nil)
+		d, err := servicedir.OpenServiceDir(dir, false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer d.Close() // the next call opens it again
-		svc, err := d.ReadService()
+		svc, err := ReadService(d)
 		if err != nil {
 			t.Fatal(err)
 		}

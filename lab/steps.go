@@ -41,7 +41,7 @@ func Reset(dir string) (Lab, []string, error) {
 	if err != nil {
 		return l, nil, err
 	}
-	restored, err := d.Restore(files)
+	restored, err := d.Restore(files.Files())
 	return l, restored, err
 }
 

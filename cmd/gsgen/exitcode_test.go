@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // Each cause, driven through the real command: its exit code follows from
@@ -124,12 +125,12 @@ func TestExitCodeOfWrappedErrors(t *testing.T) {
 func busyService(t *testing.T, dir string) string {
 	t.Helper()
 	svc := service(t, dir)
-	held, err := generator.OpenServiceDir(svc, false, nil)
+	held, err := servicedir.OpenServiceDir(svc, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wait := generator.LockWait
-	generator.LockWait = 0
-	t.Cleanup(func() { held.Close(); generator.LockWait = wait })
+	wait := servicedir.LockWait
+	servicedir.LockWait = 0
+	t.Cleanup(func() { held.Close(); servicedir.LockWait = wait })
 	return svc
 }

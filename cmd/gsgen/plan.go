@@ -11,6 +11,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/screen"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 func newPlanCmd(e *env) *cobra.Command {
@@ -107,7 +108,7 @@ func addColourFlag(cmd *cobra.Command, mode *string) {
 // cleaner may name a table of the user's migrations), with override
 // applied to its answers.
 func serviceModel(dir string, override func(generator.Answers) (generator.Answers, error)) (*generator.Model, error) {
-	d, err := generator.OpenServiceDir(dir, true, nil)
+	d, err := servicedir.OpenServiceDir(dir, true, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func serviceModel(dir string, override func(generator.Answers) (generator.Answer
 	if !d.Exists() {
 		return nil, &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s does not exist", dir), Fix: "give the directory of a service gsgen generated, or -f FILE"}
 	}
-	s, err := d.ReadService()
+	s, err := generator.ReadService(d)
 	if err != nil {
 		return nil, err
 	}

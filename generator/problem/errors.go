@@ -6,9 +6,11 @@ package problem
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Errors gsgen shows a user are typed by what the user must do about them,
@@ -136,4 +138,16 @@ func AndList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// Seconds formats d for budgets: whole seconds as "60s" rather than "1m0s",
+// whole hours (retentions) as "168h".
+func Seconds(d time.Duration) string {
+	if d >= time.Hour && d%time.Hour == 0 {
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
 }

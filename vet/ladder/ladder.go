@@ -24,6 +24,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/vet"
 	"github.com/gsgen-dev/gsgen/vet/internal/ignore"
 )
@@ -130,7 +131,7 @@ func readManifests(dir string) ([]*manifest, error) {
 		}
 		// A regular file under a cap, never through a link: a FIFO named
 		// x.yaml would block, a link to /dev/zero would never end.
-		data, err := generator.ReadRegularFile(p, MaxManifest, "--manifests reads only regular .yaml files of at most 8 MiB, never through a link: move it out of the directory")
+		data, err := servicedir.ReadRegularFile(p, MaxManifest, "--manifests reads only regular .yaml files of at most 8 MiB, never through a link: move it out of the directory")
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,10 @@
-package generator
+// Package servicedir is the bytes on disk: a service's directory opened for
+// one run (resolved, locked, an interrupted write settled), the write plan
+// and its journaled application, gsgen.lock, and the files a user names
+// outside a service (answers files, --log). It knows which files gsgen keeps
+// there, never what is in the service: it imports no step of generator, only
+// the bottom packages problem and textdiff.
+package servicedir
 
 import (
 	"errors"
@@ -14,6 +20,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // ServiceDir is a service's directory opened for one run of gsgen: DIR
@@ -56,7 +64,7 @@ func OpenServiceDir(dir string, dryRun bool, say func(string)) (*ServiceDir, err
 		root, err := os.OpenRoot(d.abs)
 		if err != nil {
 			d.Close()
-			return nil, &IOError{Path: d.shown, Msg: fmt.Sprintf("cannot be opened: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+			return nil, &problem.IOError{Path: d.shown, Msg: fmt.Sprintf("cannot be opened: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 		}
 		d.root = root
 	}
@@ -76,7 +84,7 @@ func OpenServiceDir(dir string, dryRun bool, say func(string)) (*ServiceDir, err
 // again, and locked itself.
 func (d *ServiceDir) lock(say func(string)) error {
 	waiting := func() {
-		say(fmt.Sprintf("%s: another gsgen run is changing it; waiting up to %s for it to finish", d.shown, Seconds(LockWait)))
+		say(fmt.Sprintf("%s: another gsgen run is changing it; waiting up to %s for it to finish", d.shown, problem.Seconds(LockWait)))
 	}
 	for {
 		if err := d.resolve(); err != nil {
@@ -108,6 +116,9 @@ func (d *ServiceDir) Close() error {
 	return errors.Join(errs...)
 }
 
+// Name is DIR as the user wrote it, as messages name it.
+func (d *ServiceDir) Name() string { return d.shown }
+
 // Exists reports whether DIR exists.
 func (d *ServiceDir) Exists() bool { return d.root != nil }
 
@@ -117,11 +128,11 @@ func (d *ServiceDir) Exists() bool { return d.root != nil }
 // cannot be looked at, an *IOError.
 func (d *ServiceDir) resolve() error {
 	if len(d.shown) > maxDirPath {
-		return &InputError{Field: "DIR", Msg: fmt.Sprintf("the path %s is %d bytes long", Quote(d.shown), len(d.shown)), Fix: fmt.Sprintf("give a path of at most %d bytes", maxDirPath)}
+		return &problem.InputError{Field: "DIR", Msg: fmt.Sprintf("the path %s is %d bytes long", problem.Quote(d.shown), len(d.shown)), Fix: fmt.Sprintf("give a path of at most %d bytes", maxDirPath)}
 	}
 	p, err := filepath.Abs(d.shown)
 	if err != nil {
-		return &InputError{Field: d.shown, Msg: err.Error()}
+		return &problem.InputError{Field: d.shown, Msg: err.Error()}
 	}
 	d.missing = nil
 	var missing []string
@@ -133,12 +144,12 @@ func (d *ServiceDir) resolve() error {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			parent := filepath.Dir(p)
 			if parent == p {
-				return &InputError{Field: d.shown, Msg: "no part of the path exists", Fix: "give a path on a mounted file system"}
+				return &problem.InputError{Field: d.shown, Msg: "no part of the path exists", Fix: "give a path on a mounted file system"}
 			}
 			missing = append([]string{filepath.Base(p)}, missing...)
 			p = parent
 		default:
-			return &IOError{Path: p, Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+			return &problem.IOError{Path: p, Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 		}
 	}
 }
@@ -147,19 +158,19 @@ func (d *ServiceDir) resolveExisting(p string, missing []string) error {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		if target, lerr := os.Readlink(p); lerr == nil {
-			return &InputError{Field: p, Msg: fmt.Sprintf("is a symbolic link to %s, which does not exist", Quote(target)),
+			return &problem.InputError{Field: p, Msg: fmt.Sprintf("is a symbolic link to %s, which does not exist", problem.Quote(target)),
 				Fix: "create the directory it points to, or remove the link", Err: err}
 		}
-		return &IOError{Path: p, Msg: fmt.Sprintf("cannot be resolved: %v", unwrapPathErr(err)), Fix: "check the path", Err: err}
+		return &problem.IOError{Path: p, Msg: fmt.Sprintf("cannot be resolved: %v", unwrapPathErr(err)), Fix: "check the path", Err: err}
 	}
 	st, err := os.Stat(real)
 	switch {
 	case err != nil:
-		return &IOError{Path: p, Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+		return &problem.IOError{Path: p, Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	case !st.IsDir() && len(missing) == 0:
-		return &InputError{Field: d.shown, Msg: "exists and is not a directory", Fix: "choose another path"}
+		return &problem.InputError{Field: d.shown, Msg: "exists and is not a directory", Fix: "choose another path"}
 	case !st.IsDir():
-		return &InputError{Field: p, Msg: fmt.Sprintf("is a file, so %s cannot be created under it", d.shown), Fix: "choose another path"}
+		return &problem.InputError{Field: p, Msg: fmt.Sprintf("is a file, so %s cannot be created under it", d.shown), Fix: "choose another path"}
 	}
 	d.anchor = real
 	d.abs = filepath.Join(append([]string{real}, missing...)...)
@@ -170,11 +181,11 @@ func (d *ServiceDir) resolveExisting(p string, missing []string) error {
 }
 
 func (d *ServiceDir) lockError(err error) error {
-	if errors.Is(err, ErrLocked) {
-		return &LockError{Dir: d.shown, Msg: fmt.Sprintf("another gsgen run is still changing it after %s", Seconds(LockWait)),
+	if errors.Is(err, problem.ErrLocked) {
+		return &problem.LockError{Dir: d.shown, Msg: fmt.Sprintf("another gsgen run is still changing it after %s", problem.Seconds(LockWait)),
 			Fix: "wait for that run to finish, then run this again", Err: err}
 	}
-	return &IOError{Path: d.anchor, Msg: fmt.Sprintf("cannot be locked for this run: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+	return &problem.IOError{Path: d.anchor, Msg: fmt.Sprintf("cannot be locked for this run: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 }
 
 // lockDir takes the lock on dir, waiting up to LockWait. waiting is called
@@ -183,7 +194,7 @@ func lockDir(dir string, waiting func()) (unlock func() error, err error) {
 	deadline := time.Now().Add(LockWait)
 	for first := true; ; first = false {
 		unlock, err := tryLock(dir)
-		if !errors.Is(err, ErrLocked) || !time.Now().Before(deadline) {
+		if !errors.Is(err, problem.ErrLocked) || !time.Now().Before(deadline) {
 			return unlock, err
 		}
 		if first {
@@ -193,8 +204,8 @@ func lockDir(dir string, waiting func()) (unlock func() error, err error) {
 	}
 }
 
-// show is a path inside DIR as messages name it.
-func (d *ServiceDir) show(rel string) string {
+// Show is a path inside DIR as messages name it.
+func (d *ServiceDir) Show(rel string) string {
 	return filepath.ToSlash(filepath.Join(d.shown, filepath.FromSlash(rel)))
 }
 
@@ -211,13 +222,13 @@ func CheckPath(p string) error {
 	case !utf8.ValidString(p):
 		return errors.New("the path is not valid UTF-8")
 	case strings.ContainsFunc(p, func(r rune) bool { return r == '\\' || unicode.IsControl(r) }):
-		return fmt.Errorf("%s holds a backslash or a control character", Quote(p))
+		return fmt.Errorf("%s holds a backslash or a control character", problem.Quote(p))
 	case path.IsAbs(p) || filepath.IsAbs(p):
-		return fmt.Errorf("%s is an absolute path", Quote(p))
+		return fmt.Errorf("%s is an absolute path", problem.Quote(p))
 	case !filepath.IsLocal(p) || path.Clean(p) != p || p == ".":
-		return fmt.Errorf("%s leaves the service's directory or is not a clean path", Quote(p))
+		return fmt.Errorf("%s leaves the service's directory or is not a clean path", problem.Quote(p))
 	case slices.Contains(strings.Split(p, "/"), ".git"):
-		return fmt.Errorf("%s is inside .git", Quote(p))
+		return fmt.Errorf("%s is inside .git", problem.Quote(p))
 	}
 	return nil
 }
@@ -228,7 +239,7 @@ func CheckPath(p string) error {
 // directory on the way is a file or when it cannot be looked at.
 func (d *ServiceDir) lstat(rel string) (fs.FileInfo, error) {
 	if err := CheckPath(rel); err != nil {
-		return nil, &InputError{Field: d.shown, Msg: err.Error(), Fix: "gsgen reads and writes only inside the service's directory"}
+		return nil, &problem.InputError{Field: d.shown, Msg: err.Error(), Fix: "gsgen reads and writes only inside the service's directory"}
 	}
 	if d.root == nil {
 		return nil, nil
@@ -241,13 +252,13 @@ func (d *ServiceDir) lstat(rel string) (fs.FileInfo, error) {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, nil
 		case err != nil:
-			return nil, &IOError{Path: d.show(p), Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+			return nil, &problem.IOError{Path: d.Show(p), Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 		case fi.Mode()&fs.ModeSymlink != 0:
 			target, _ := d.root.Readlink(p)
-			return nil, &InputError{Field: d.show(p), Msg: fmt.Sprintf("is a symbolic link (to %s); gsgen never reads or writes through a link", Quote(target)),
+			return nil, &problem.InputError{Field: d.Show(p), Msg: fmt.Sprintf("is a symbolic link (to %s); gsgen never reads or writes through a link", problem.Quote(target)),
 				Fix: "replace the link with the real file or directory, or move it away"}
 		case i < len(elems)-1 && !fi.IsDir():
-			return nil, &IOError{Path: d.show(p), Msg: fmt.Sprintf("is a file where gsgen needs a directory (for %s)", rel), Fix: "move it away", Err: syscall.ENOTDIR}
+			return nil, &problem.IOError{Path: d.Show(p), Msg: fmt.Sprintf("is a file where gsgen needs a directory (for %s)", rel), Fix: "move it away", Err: syscall.ENOTDIR}
 		case i == len(elems)-1:
 			return fi, nil
 		}
@@ -255,35 +266,37 @@ func (d *ServiceDir) lstat(rel string) (fs.FileInfo, error) {
 	return nil, nil
 }
 
-// fileAt is what is at a path gsgen may write: nothing, or a regular file.
-type fileAt struct {
-	exists  bool
-	content []byte
-	mode    fs.FileMode
+// FileAt is what is at a path gsgen may write: nothing, or a regular file.
+type FileAt struct {
+	Exists  bool
+	Content []byte
+	Mode    fs.FileMode
 }
 
-// read returns what is at rel: nothing, or a regular file of at most
+// Read returns what is at rel: nothing, or a regular file of at most
 // maxServiceFile bytes. Anything else is refused naming the path: see lstat;
 // a special file or one too large is an *InputError, a directory or a file
 // that cannot be read an *IOError.
-func (d *ServiceDir) read(rel string) (fileAt, error) {
-	return d.readAtMost(rel, maxServiceFile)
+func (d *ServiceDir) Read(rel string) (FileAt, error) {
+	return d.ReadAtMost(rel, maxServiceFile)
 }
 
-func (d *ServiceDir) readAtMost(rel string, max int64) (fileAt, error) {
+// ReadAtMost is Read with a cap of max bytes instead of the one for a
+// service's files.
+func (d *ServiceDir) ReadAtMost(rel string, max int64) (FileAt, error) {
 	fi, err := d.lstat(rel)
 	if err != nil || fi == nil {
-		return fileAt{}, err
+		return FileAt{}, err
 	}
-	bad := func(msg, fix string) (fileAt, error) {
-		return fileAt{}, &InputError{Field: d.show(rel), Msg: msg, Fix: fix}
+	bad := func(msg, fix string) (FileAt, error) {
+		return FileAt{}, &problem.InputError{Field: d.Show(rel), Msg: msg, Fix: fix}
 	}
-	unreadable := func(err error) (fileAt, error) {
-		return fileAt{}, &IOError{Path: d.show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "make it readable (chmod u+r), or move it away", Err: err}
+	unreadable := func(err error) (FileAt, error) {
+		return FileAt{}, &problem.IOError{Path: d.Show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "make it readable (chmod u+r), or move it away", Err: err}
 	}
 	switch {
 	case fi.IsDir():
-		return fileAt{}, &IOError{Path: d.show(rel), Msg: "is a directory where gsgen has a file", Fix: "move the directory away", Err: syscall.EISDIR}
+		return FileAt{}, &problem.IOError{Path: d.Show(rel), Msg: "is a directory where gsgen has a file", Fix: "move the directory away", Err: syscall.EISDIR}
 	case !fi.Mode().IsRegular():
 		return bad("is not a regular file", "move it away")
 	case fi.Size() > max:
@@ -298,27 +311,27 @@ func (d *ServiceDir) readAtMost(rel string, max int64) (fileAt, error) {
 	if err != nil {
 		return unreadable(err)
 	}
-	return fileAt{exists: true, content: b, mode: fi.Mode().Perm()}, nil
+	return FileAt{Exists: true, Content: b, Mode: fi.Mode().Perm()}, nil
 }
 
-// listSQL lists the .sql files of the directory rel, sorted, as paths
+// ListSQL lists the .sql files of the directory rel, sorted, as paths
 // relative to DIR; nothing when rel does not exist.
-func (d *ServiceDir) listSQL(rel string) ([]string, error) {
+func (d *ServiceDir) ListSQL(rel string) ([]string, error) {
 	fi, err := d.lstat(rel)
 	if err != nil || fi == nil {
 		return nil, err
 	}
 	if !fi.IsDir() {
-		return nil, &IOError{Path: d.show(rel), Msg: "is a file where gsgen needs a directory", Fix: "move it away", Err: syscall.ENOTDIR}
+		return nil, &problem.IOError{Path: d.Show(rel), Msg: "is a file where gsgen needs a directory", Fix: "move it away", Err: syscall.ENOTDIR}
 	}
 	f, err := d.root.Open(rel)
 	if err != nil {
-		return nil, &IOError{Path: d.show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+		return nil, &problem.IOError{Path: d.Show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	}
 	defer f.Close()
 	names, err := f.Readdirnames(-1)
 	if err != nil {
-		return nil, &IOError{Path: d.show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+		return nil, &problem.IOError{Path: d.Show(rel), Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	}
 	var out []string
 	for _, n := range names {
@@ -337,12 +350,12 @@ func (d *ServiceDir) isEmpty() (bool, error) {
 	}
 	f, err := d.root.Open(".")
 	if err != nil {
-		return false, &IOError{Path: d.shown, Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+		return false, &problem.IOError{Path: d.shown, Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	}
 	defer f.Close()
 	names, err := f.Readdirnames(1)
 	if err != nil && len(names) == 0 && !errors.Is(err, io.EOF) {
-		return false, &IOError{Path: d.shown, Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+		return false, &problem.IOError{Path: d.shown, Msg: fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 	}
 	return len(names) == 0, nil
 }

@@ -1,4 +1,4 @@
-package generator
+package servicedir
 
 import (
 	"errors"
@@ -23,7 +23,7 @@ import (
 // not replaced either), a rename over it with force (which replaces a link
 // put there meanwhile, never what it points to).
 func WriteNamedFile(flag, name string, data []byte, force bool) error {
-	bad := func(msg, fix string) error { return &InputError{Field: flag, Msg: msg, Fix: fix} }
+	bad := func(msg, fix string) error { return &problem.InputError{Field: flag, Msg: msg, Fix: fix} }
 	if name == "" {
 		return bad("is empty", "name the file to write, or leave the flag out")
 	}
@@ -33,7 +33,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 	dir, base := filepath.Split(name)
 	tmp, err := os.CreateTemp(filepath.Clean(dir+"."), "."+base+".gsgen-*")
 	if err != nil {
-		return problem.PathError(flag, fmt.Sprintf("cannot write beside %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
+		return problem.PathError(flag, fmt.Sprintf("cannot write beside %s: %v", problem.Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
 	}
 	defer os.Remove(tmp.Name()) // gone once it took name, or on any error
 	_, err = tmp.Write(data)
@@ -44,7 +44,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 		err = cerr
 	}
 	if err != nil {
-		return problem.PathError(flag, fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "check the space and permissions of its directory", err)
+		return problem.PathError(flag, fmt.Sprintf("cannot write %s: %v", problem.Quote(name), unwrapPathErr(err)), "check the space and permissions of its directory", err)
 	}
 	if force {
 		err = os.Rename(tmp.Name(), name)
@@ -55,7 +55,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 	case errors.Is(err, fs.ErrExist):
 		return existsError(flag, name)
 	case err != nil:
-		return problem.PathError(flag, fmt.Sprintf("cannot write %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
+		return problem.PathError(flag, fmt.Sprintf("cannot write %s: %v", problem.Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func WriteNamedFile(flag, name string, data []byte, force bool) error {
 // would refuse: empty, a link, not a regular file, or existing without force.
 func CheckWritable(flag, name string, force bool) error {
 	if name == "" {
-		return &InputError{Field: flag, Msg: "is empty", Fix: "name the file to write, or leave the flag out"}
+		return &problem.InputError{Field: flag, Msg: "is empty", Fix: "name the file to write, or leave the flag out"}
 	}
 	return checkWritable(flag, name, force)
 }
@@ -75,11 +75,11 @@ func checkWritable(flag, name string, force bool) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return problem.PathError(flag, fmt.Sprintf("cannot look at %s: %v", Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
+		return problem.PathError(flag, fmt.Sprintf("cannot look at %s: %v", problem.Quote(name), unwrapPathErr(err)), "name a file in a directory you can write to", err)
 	case st.Mode()&fs.ModeSymlink != 0:
-		return &InputError{Field: flag, Msg: fmt.Sprintf("%s is a symbolic link; gsgen never writes through a link", Quote(name)), Fix: "name the file itself, or a new one"}
+		return &problem.InputError{Field: flag, Msg: fmt.Sprintf("%s is a symbolic link; gsgen never writes through a link", problem.Quote(name)), Fix: "name the file itself, or a new one"}
 	case !st.Mode().IsRegular():
-		return &InputError{Field: flag, Msg: fmt.Sprintf("%s %v", Quote(name), kindOf(st)), Fix: "name a new file"}
+		return &problem.InputError{Field: flag, Msg: fmt.Sprintf("%s %v", problem.Quote(name), kindOf(st)), Fix: "name a new file"}
 	case !force:
 		return existsError(flag, name)
 	}
@@ -87,7 +87,7 @@ func checkWritable(flag, name string, force bool) error {
 }
 
 func existsError(flag, name string) error {
-	return &InputError{Field: flag, Msg: fmt.Sprintf("%s exists, and gsgen never overwrites a file it did not write", Quote(name)),
+	return &problem.InputError{Field: flag, Msg: fmt.Sprintf("%s exists, and gsgen never overwrites a file it did not write", problem.Quote(name)),
 		Fix: "name a new file, or pass --force to replace it"}
 }
 
@@ -113,7 +113,7 @@ func kindOf(st fs.FileInfo) error {
 // the file, an *InputError (or an *IOError when the OS refused the read); fix
 // says how to mend it.
 func ReadRegularFile(name string, max int64, fix string) ([]byte, error) {
-	bad := func(msg string) error { return &InputError{Field: name, Msg: msg, Fix: fix} }
+	bad := func(msg string) error { return &problem.InputError{Field: name, Msg: msg, Fix: fix} }
 	unreadable := func(err error) error {
 		return problem.PathError(name, fmt.Sprintf("cannot be read: %v", unwrapPathErr(err)), fix, err)
 	}

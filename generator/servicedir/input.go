@@ -1,4 +1,4 @@
-package generator
+package servicedir
 
 import (
 	"errors"
@@ -14,13 +14,13 @@ import (
 // and keeps a device, a FIFO or a runaway file from being read without end.
 const (
 	MaxAnswersFile = 1 << 20  // an answers file or gsgen.yaml
-	maxLockFile    = 1 << 20  // gsgen.lock
+	MaxLockFile    = 1 << 20  // gsgen.lock
 	maxServiceFile = 16 << 20 // any other file gsgen reads in a service: one it owns, the user's SQL
 )
 
 var errTooLarge = errors.New("too large")
 
-// readAtMost reads r to its end, or fails with errTooLarge past max bytes.
+// ReadAtMost reads r to its end, or fails with errTooLarge past max bytes.
 func readAtMost(r io.Reader, max int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err == nil && int64(len(b)) > max {
@@ -33,27 +33,27 @@ func readAtMost(r io.Reader, max int64) ([]byte, error) {
 // regular file of at most MaxAnswersFile bytes; that is checked before it is
 // opened, so a FIFO never blocks and a device is never read.
 func ReadAnswersFile(field, name string) ([]byte, error) {
-	bad := func(msg, fix string) error { return &InputError{Field: field, Msg: msg, Fix: fix} }
+	bad := func(msg, fix string) error { return &problem.InputError{Field: field, Msg: msg, Fix: fix} }
 	if name == "" {
 		return nil, bad("is empty", "name an answers file, or - for stdin, or leave the flag out")
 	}
 	st, err := os.Stat(name)
 	if err != nil {
-		return nil, problem.PathError(field, fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check the path", err)
+		return nil, problem.PathError(field, fmt.Sprintf("cannot read answers file %s: %v", problem.Quote(name), unwrapPathErr(err)), "check the path", err)
 	}
 	if err := checkRegular(st); err != nil {
-		return nil, bad(fmt.Sprintf("%s %v", Quote(name), err), "give a regular file (or - for stdin)")
+		return nil, bad(fmt.Sprintf("%s %v", problem.Quote(name), err), "give a regular file (or - for stdin)")
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, problem.PathError(field, fmt.Sprintf("cannot read answers file %s: %v", Quote(name), unwrapPathErr(err)), "check its permissions", err)
+		return nil, problem.PathError(field, fmt.Sprintf("cannot read answers file %s: %v", problem.Quote(name), unwrapPathErr(err)), "check its permissions", err)
 	}
 	defer f.Close()
 	if st, err = f.Stat(); err == nil { // the file opened may not be the one checked
 		err = checkRegular(st)
 	}
 	if err != nil {
-		return nil, bad(fmt.Sprintf("%s %v", Quote(name), err), "give a regular file (or - for stdin)")
+		return nil, bad(fmt.Sprintf("%s %v", problem.Quote(name), err), "give a regular file (or - for stdin)")
 	}
 	return ReadAnswers(field, f)
 }
@@ -63,9 +63,9 @@ func ReadAnswers(field string, r io.Reader) ([]byte, error) {
 	b, err := readAtMost(r, MaxAnswersFile)
 	switch {
 	case errors.Is(err, errTooLarge):
-		return nil, &InputError{Field: field, Msg: fmt.Sprintf("the answers are larger than %d KiB", MaxAnswersFile>>10), Fix: "an answers file is a few hundred bytes: give gsgen.yaml or one like it"}
+		return nil, &problem.InputError{Field: field, Msg: fmt.Sprintf("the answers are larger than %d KiB", MaxAnswersFile>>10), Fix: "an answers file is a few hundred bytes: give gsgen.yaml or one like it"}
 	case err != nil:
-		return nil, &IOError{Path: field, Msg: fmt.Sprintf("reading the answers failed: %v", unwrapPathErr(err)), Fix: "check the file", Err: err}
+		return nil, &problem.IOError{Path: field, Msg: fmt.Sprintf("reading the answers failed: %v", unwrapPathErr(err)), Fix: "check the file", Err: err}
 	}
 	return b, nil
 }

@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package generator
+package servicedir
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // lockFileName is the lock where there is no flock: a file created with
@@ -20,7 +22,7 @@ func tryLock(dir string) (unlock func() error, err error) {
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		holder, _ := os.ReadFile(p)
-		return nil, fmt.Errorf("%w (%s holds it: %s; remove the file if no gsgen runs): %w", ErrLocked, p, Shorten(string(holder)), err)
+		return nil, fmt.Errorf("%w (%s holds it: %s; remove the file if no gsgen runs): %w", problem.ErrLocked, p, problem.Shorten(string(holder)), err)
 	}
 	if err != nil {
 		return nil, err

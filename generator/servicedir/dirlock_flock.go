@@ -1,12 +1,14 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
-package generator
+package servicedir
 
 import (
 	"errors"
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // tryLock takes an exclusive flock on the directory itself: nothing is
@@ -20,7 +22,7 @@ func tryLock(dir string) (unlock func() error, err error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%w: %w", ErrLocked, err) // keep the syscall's answer for errors.Is
+			return nil, fmt.Errorf("%w: %w", problem.ErrLocked, err) // keep the syscall's answer for errors.Is
 		}
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package generator
+package servicedir
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // A write into an existing directory goes through a journal, so that a run
@@ -61,7 +63,7 @@ func (d *ServiceDir) writeJournaled(cs Changes) error {
 	for i := range j.ops {
 		if err := j.forward(i); err != nil {
 			if rerr := j.rollback(i); rerr != nil {
-				return &JournalError{Path: d.shown, Msg: fmt.Sprintf("%v; undoing it also failed (%v)", err, rerr),
+				return &problem.JournalError{Path: d.shown, Msg: fmt.Sprintf("%v; undoing it also failed (%v)", err, rerr),
 					Fix: fmt.Sprintf("the next gsgen run in %s completes it from %s", d.shown, journalDir), Err: errors.Join(err, rerr)}
 			}
 			return fmt.Errorf("%w (nothing was changed)", err)
@@ -89,18 +91,18 @@ func (j *journal) prepare(cs Changes) error {
 		op := journalOp{Action: c.Action, Path: c.Path}
 		mode := fs.FileMode(0o644)
 		if c.Action != Create {
-			now, err := j.d.read(c.Path)
+			now, err := j.d.Read(c.Path)
 			if err != nil {
 				return err
 			}
-			if c.compared && (!now.exists || !bytes.Equal(now.content, c.onDisk)) {
-				return &InputError{Field: j.d.show(c.Path), Msg: "changed while gsgen was running", Fix: "run gsgen again"}
+			if c.Compared && (!now.Exists || !bytes.Equal(now.Content, c.OnDisk)) {
+				return &problem.InputError{Field: j.d.Show(c.Path), Msg: "changed while gsgen was running", Fix: "run gsgen again"}
 			}
-			if now.exists {
-				op.Old = Hash(now.content)
+			if now.Exists {
+				op.Old = Hash(now.Content)
 			}
-			if now.exists {
-				mode = now.mode // an overwritten file keeps its permissions
+			if now.Exists {
+				mode = now.Mode // an overwritten file keeps its permissions
 			}
 		}
 		if c.Action != Delete {
@@ -142,13 +144,13 @@ func (j *journal) forward(i int) error {
 	if err != nil {
 		return j.d.lookError(j.oldFile(i), err)
 	}
-	now, err := j.d.read(op.Path)
+	now, err := j.d.Read(op.Path)
 	if err != nil {
 		return err
 	}
 	nowHash := ""
-	if now.exists {
-		nowHash = Hash(now.content)
+	if now.Exists {
+		nowHash = Hash(now.Content)
 	}
 	if !staged && op.Action != Delete || op.Action == Delete && backedUp {
 		if nowHash != op.New {
@@ -159,12 +161,12 @@ func (j *journal) forward(i int) error {
 	// What is there must be what the plan replaces: the file it was written
 	// against, or nothing once it has been moved aside.
 	switch {
-	case op.Action == Delete && !now.exists:
+	case op.Action == Delete && !now.Exists:
 		return nil // gone already: the user removed it
-	case backedUp && now.exists, !backedUp && nowHash != op.Old:
+	case backedUp && now.Exists, !backedUp && nowHash != op.Old:
 		return j.changedSince(op.Path)
 	}
-	if now.exists {
+	if now.Exists {
 		if err := r.Rename(op.Path, j.oldFile(i)); err != nil {
 			return j.d.writeError(op.Path, err)
 		}
@@ -184,7 +186,7 @@ func (j *journal) forward(i int) error {
 }
 
 func (j *journal) changedSince(p string) error {
-	return &JournalError{Path: j.d.show(p), Msg: fmt.Sprintf("changed after an interrupted gsgen run planned to write it, so gsgen cannot complete that write (%s/plan lists it)", journalDir),
+	return &problem.JournalError{Path: j.d.Show(p), Msg: fmt.Sprintf("changed after an interrupted gsgen run planned to write it, so gsgen cannot complete that write (%s/plan lists it)", journalDir),
 		Fix: fmt.Sprintf("compare it with %s/new and %s/old, keep what you want, then remove %s and run gsgen again", journalDir, journalDir, journalDir)}
 }
 
@@ -261,13 +263,13 @@ func (j *journal) finish() error {
 // leftBehind is a journal that outlives a complete write: a *JournalError,
 // since the write is done and only the next run can tidy it away.
 func (j *journal) leftBehind(rel string, err error) error {
-	return &JournalError{Path: j.d.show(rel), Msg: fmt.Sprintf("every file is written, but the journal cannot be removed: %v", unwrapPathErr(err)),
+	return &problem.JournalError{Path: j.d.Show(rel), Msg: fmt.Sprintf("every file is written, but the journal cannot be removed: %v", unwrapPathErr(err)),
 		Fix: "the next gsgen run in " + j.d.shown + " removes it", Err: err}
 }
 
 // lookError is an *IOError looking at rel inside DIR.
 func (d *ServiceDir) lookError(rel string, err error) error {
-	return &IOError{Path: d.show(rel), Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
+	return &problem.IOError{Path: d.Show(rel), Msg: fmt.Sprintf("cannot be looked at: %v", unwrapPathErr(err)), Fix: "check its permissions", Err: err}
 }
 
 func exists(r *os.Root, name string) (bool, error) {
@@ -293,7 +295,7 @@ func (d *ServiceDir) recoverInterrupted(say func(string)) error {
 			return nil
 		}
 		if err := anchor.RemoveAll(staging); err != nil {
-			return &JournalError{Path: d.anchor, Msg: fmt.Sprintf("cannot remove %s, left by an interrupted gsgen new: %v", staging, unwrapPathErr(err)), Fix: "remove it by hand", Err: err}
+			return &problem.JournalError{Path: d.anchor, Msg: fmt.Sprintf("cannot remove %s, left by an interrupted gsgen new: %v", staging, unwrapPathErr(err)), Fix: "remove it by hand", Err: err}
 		}
 		say(fmt.Sprintf("%s: removed %s, left in %s by an interrupted gsgen new; nothing of it had been written", d.shown, staging, d.anchor))
 		return nil
@@ -304,7 +306,7 @@ func (d *ServiceDir) recoverInterrupted(say func(string)) error {
 			continue
 		}
 		if err := d.root.RemoveAll(leftover); err != nil {
-			return &JournalError{Path: d.show(leftover), Msg: fmt.Sprintf("left by an interrupted gsgen run, cannot be removed: %v", unwrapPathErr(err)), Fix: "remove it by hand", Err: err}
+			return &problem.JournalError{Path: d.Show(leftover), Msg: fmt.Sprintf("left by an interrupted gsgen run, cannot be removed: %v", unwrapPathErr(err)), Fix: "remove it by hand", Err: err}
 		}
 		if leftover == journalPartial {
 			say(fmt.Sprintf("%s: undid a write an interrupted gsgen run had begun; none of it had been applied", d.shown))
@@ -341,7 +343,7 @@ func (d *ServiceDir) refuseInterrupted(func(string)) error {
 	}
 	for _, leftover := range []string{journalDir, journalPartial, journalDone} {
 		if ok, _ := exists(d.root, leftover); ok {
-			return &JournalError{Path: d.show(leftover), Msg: "an interrupted gsgen run left a write unfinished, and a dry run writes nothing",
+			return &problem.JournalError{Path: d.Show(leftover), Msg: "an interrupted gsgen run left a write unfinished, and a dry run writes nothing",
 				Fix: fmt.Sprintf("run gsgen regen %s (without --dry-run) to finish it first", d.shown)}
 		}
 	}
@@ -351,7 +353,7 @@ func (d *ServiceDir) refuseInterrupted(func(string)) error {
 // readJournal reads the plan of a committed journal.
 func (d *ServiceDir) readJournal() (*journal, error) {
 	corrupt := func(why string, cause error) error {
-		return &JournalError{Path: d.show(journalDir), Msg: "is not a journal gsgen can complete: " + why,
+		return &problem.JournalError{Path: d.Show(journalDir), Msg: "is not a journal gsgen can complete: " + why,
 			Fix: fmt.Sprintf("restore the service from version control, or look at %s/new and %s/old, then remove %s", journalDir, journalDir, journalDir), Err: cause}
 	}
 	b, err := d.root.ReadFile(journalDir + "/plan")
@@ -373,7 +375,7 @@ func (d *ServiceDir) readJournal() (*journal, error) {
 			return nil, corrupt(err.Error(), err)
 		}
 		if op.Action != Create && op.Action != Overwrite && op.Action != Delete {
-			return nil, corrupt("unknown action "+Quote(f[0]), nil)
+			return nil, corrupt("unknown action "+problem.Quote(f[0]), nil)
 		}
 		j.ops = append(j.ops, op)
 	}

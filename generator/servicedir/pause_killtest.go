@@ -1,6 +1,6 @@
 //go:build gsgen_killtest
 
-package generator
+package servicedir
 
 import (
 	"bufio"

@@ -1,6 +1,6 @@
 //go:build !gsgen_killtest
 
-package generator
+package servicedir
 
 // pause marks a point of a write where the kill tests stop gsgen (see
 // pause_killtest.go). In gsgen itself it does nothing.

@@ -1,4 +1,4 @@
-package generator
+package servicedir
 
 import "bytes"
 
@@ -7,8 +7,8 @@ import "bytes"
 // FIFO or a device; exists is false when there is nothing at rel. Every
 // refusal is an *InputError naming the path.
 func (d *ServiceDir) ReadFile(rel string, max int64) (content []byte, exists bool, err error) {
-	f, err := d.readAtMost(rel, max)
-	return f.content, f.exists, err
+	f, err := d.ReadAtMost(rel, max)
+	return f.Content, f.Exists, err
 }
 
 // ReplaceFile writes content to rel, a file of the user's that gsgen keeps
@@ -17,8 +17,8 @@ func (d *ServiceDir) ReadFile(rel string, max int64) (content []byte, exists boo
 // onDisk is what rel held when it was read: a file changed meanwhile is not
 // overwritten.
 func (d *ServiceDir) ReplaceFile(rel string, onDisk, content []byte) error {
-	return d.Apply(Changes{{RenderedFile: RenderedFile{PlannedFile: PlannedFile{Path: rel, Owner: OwnedByUser}, Content: content},
-		Action: Overwrite, onDisk: onDisk, compared: true}})
+	return d.Apply(Changes{{File: File{Path: rel, Owner: OwnedByUser, Content: content},
+		Action: Overwrite, OnDisk: onDisk, Compared: true}})
 }
 
 // Restore gives each of files the bytes it has in files, in one journaled
@@ -27,20 +27,20 @@ func (d *ServiceDir) ReplaceFile(rel string, onDisk, content []byte) error {
 // right is not touched, and nothing else in DIR is. It returns the paths it
 // wrote. A lab's reset uses it: what a participant changed goes back to the
 // planted state.
-func (d *ServiceDir) Restore(files Rendered) ([]string, error) {
+func (d *ServiceDir) Restore(files []File) ([]string, error) {
 	var cs Changes
 	var paths []string
 	for _, f := range files {
-		now, err := d.read(f.Path)
+		now, err := d.Read(f.Path)
 		if err != nil {
 			return nil, err
 		}
-		c := Change{RenderedFile: f, Action: Create}
-		if now.exists {
-			if bytes.Equal(now.content, f.Content) {
+		c := Change{File: f, Action: Create}
+		if now.Exists {
+			if bytes.Equal(now.Content, f.Content) {
 				continue
 			}
-			c.Action, c.onDisk, c.compared = Overwrite, now.content, true
+			c.Action, c.OnDisk, c.Compared = Overwrite, now.Content, true
 		}
 		cs = append(cs, c)
 		paths = append(paths, f.Path)

@@ -1,45 +1,31 @@
-package generator
+package servicedir
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gsgen-dev/gsgen/generator/internal/disktest"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
-func rendered(files map[string]string, userOwned ...string) Rendered {
-	var out Rendered
-	for _, p := range sortedKeys(files) {
+func rendered(files map[string]string, userOwned ...string) []File {
+	var out []File
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		owner := OwnedByGsgen
 		for _, u := range userOwned {
 			if u == p {
 				owner = OwnedByUser
 			}
 		}
-		out = append(out, RenderedFile{PlannedFile: PlannedFile{Path: p, Owner: owner}, Content: []byte(files[p])})
-	}
-	return out
-}
-
-// readTree returns every regular file under dir, by slash path.
-func readTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+		out = append(out, File{Path: p, Owner: owner, Content: []byte(files[p])})
 	}
 	return out
 }
@@ -54,7 +40,7 @@ func TestApplyCreatesNewDir(t *testing.T) {
 	if err := cs.Apply(dir); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(files, readTree(t, dir)); diff != "" {
+	if diff := cmp.Diff(files, disktest.ReadTree(t, dir)); diff != "" {
 		t.Errorf("tree (-want +got):\n%s", diff)
 	}
 	siblings, _ := os.ReadDir(filepath.Dir(dir))
@@ -67,7 +53,7 @@ func TestDiffTargetRefusesNonEmptyDir(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
 	_, err := DiffTarget(dir, rendered(map[string]string{"a": "a"}), false)
-	var ie *InputError
+	var ie *problem.InputError
 	if !errors.As(err, &ie) || ie.Field != "DIR" {
 		t.Fatalf("err = %v, want an InputError on DIR", err)
 	}
@@ -99,7 +85,7 @@ func TestNewForceNeverOverwrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantTree := map[string]string{"routes.go": "my routes", "same.go": "same", "internal/new.go": "new", "notes.txt": "not gsgen's"}
-	if diff := cmp.Diff(wantTree, readTree(t, dir)); diff != "" {
+	if diff := cmp.Diff(wantTree, disktest.ReadTree(t, dir)); diff != "" {
 		t.Errorf("tree (-want +got):\n%s", diff)
 	}
 
@@ -107,7 +93,7 @@ func TestNewForceNeverOverwrites(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("my make"), 0o644)
 	files["main.go"], files["Makefile"] = "gsgen's main", "gsgen's make"
 	_, err = DiffTarget(dir, rendered(files, "routes.go"), true)
-	var ie *InputError
+	var ie *problem.InputError
 	if !errors.As(err, &ie) || !strings.Contains(ie.Msg, "2 that it would write exist") || !strings.Contains(ie.Msg, "Makefile, main.go") {
 		t.Errorf("err = %v, want both conflicts named", err)
 	}
@@ -120,19 +106,19 @@ func TestApplyRollsBackOnFailure(t *testing.T) {
 	// "blocker" is a file where the plan wants a directory: the last move
 	// fails after a.go and new/b.go have been moved.
 	os.WriteFile(filepath.Join(dir, "blocker"), []byte("mine"), 0o644)
-	before := readTree(t, dir)
+	before := disktest.ReadTree(t, dir)
 	cs := Changes{
-		{RenderedFile: rendered(map[string]string{"a.go": "new a"})[0], Action: Overwrite},
-		{RenderedFile: rendered(map[string]string{"new/b.go": "b"})[0], Action: Create},
-		{RenderedFile: rendered(map[string]string{"blocker/c.go": "c"})[0], Action: Create},
+		{File: rendered(map[string]string{"a.go": "new a"})[0], Action: Overwrite},
+		{File: rendered(map[string]string{"new/b.go": "b"})[0], Action: Create},
+		{File: rendered(map[string]string{"blocker/c.go": "c"})[0], Action: Create},
 	}
 	err := cs.Apply(dir)
-	var ioErr *IOError
+	var ioErr *problem.IOError
 	if !errors.As(err, &ioErr) || !errors.Is(err, syscall.ENOTDIR) || ioErr.Path != filepath.ToSlash(filepath.Join(dir, "blocker")) ||
 		!strings.HasSuffix(err.Error(), "(nothing was changed)") {
-		t.Fatalf("Apply = %v (%T), want an *IOError on blocker wrapping ENOTDIR, saying nothing was changed", err, err)
+		t.Fatalf("Apply = %v (%T), want an *problem.IOError on blocker wrapping ENOTDIR, saying nothing was changed", err, err)
 	}
-	if diff := cmp.Diff(before, readTree(t, dir)); diff != "" {
+	if diff := cmp.Diff(before, disktest.ReadTree(t, dir)); diff != "" {
 		t.Errorf("dir changed by a failed Apply (-before +after):\n%s", diff)
 	}
 	for _, p := range []string{"new", ".gsgen-journal"} {
@@ -153,7 +139,7 @@ func TestApplyNewDirFailureLeavesNothing(t *testing.T) {
 	if err := cs.Apply(dir); err == nil {
 		t.Fatal("Apply under a file succeeded")
 	}
-	if diff := cmp.Diff(map[string]string{"file": "x"}, readTree(t, root)); diff != "" {
+	if diff := cmp.Diff(map[string]string{"file": "x"}, disktest.ReadTree(t, root)); diff != "" {
 		t.Errorf("root changed (-want +got):\n%s", diff)
 	}
 }
@@ -168,9 +154,9 @@ func journalCase(t *testing.T) (dir string, cs Changes, after map[string]string)
 	os.WriteFile(filepath.Join(dir, "gone/b.go"), []byte("old b"), 0o644)
 	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine"), 0o644)
 	cs = Changes{
-		{RenderedFile: rendered(map[string]string{"a.go": "new a"})[0], Action: Overwrite},
-		{RenderedFile: rendered(map[string]string{"made/c.go": "c"})[0], Action: Create},
-		{RenderedFile: rendered(map[string]string{"gone/b.go": "old b"})[0], Action: Delete},
+		{File: rendered(map[string]string{"a.go": "new a"})[0], Action: Overwrite},
+		{File: rendered(map[string]string{"made/c.go": "c"})[0], Action: Create},
+		{File: rendered(map[string]string{"gone/b.go": "old b"})[0], Action: Delete},
 	}
 	return dir, cs, map[string]string{"a.go": "new a", "made/c.go": "c", "mine.txt": "mine"}
 }
@@ -201,7 +187,7 @@ func TestJournalIsCompletedFromEveryChange(t *testing.T) {
 			t.Fatalf("after %d changes: %v", done, err)
 		}
 		d.Close()
-		if diff := cmp.Diff(after, readTree(t, dir)); diff != "" {
+		if diff := cmp.Diff(after, disktest.ReadTree(t, dir)); diff != "" {
 			t.Errorf("after %d changes, recovery left (-want +got):\n%s", done, diff)
 		}
 		if len(said) != 1 || !strings.Contains(said[0], "completed a write an interrupted gsgen run had begun (3 files)") {
@@ -224,9 +210,9 @@ func TestJournalNeverOverwritesAFileChangedSince(t *testing.T) {
 	d.Close()
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("edited after the crash"), 0o644)
 	_, err = OpenServiceDir(dir, false, nil)
-	var je *JournalError
+	var je *problem.JournalError
 	if !errors.As(err, &je) || !strings.HasSuffix(je.Path, "a.go") || !strings.Contains(je.Msg, "changed after an interrupted gsgen run") {
-		t.Fatalf("err = %v (%T), want a *JournalError on a.go", err, err)
+		t.Fatalf("err = %v (%T), want a *problem.JournalError on a.go", err, err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.go")); string(b) != "edited after the crash" {
 		t.Errorf("a.go = %q", b)
@@ -239,7 +225,7 @@ func TestJournalNeverOverwritesAFileChangedSince(t *testing.T) {
 
 // A write that is complete but whose journal cannot be put away (here a
 // .gsgen-journal.done in the way, which a rename cannot replace, even as
-// root) is a *JournalError that says the files are written, wrapping the
+// root) is a *problem.JournalError that says the files are written, wrapping the
 // rename's error; the next run tidies it away.
 func TestJournalLeftBehindIsAJournalError(t *testing.T) {
 	dir, cs, after := journalCase(t)
@@ -259,16 +245,16 @@ func TestJournalLeftBehindIsAJournalError(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, journalDone, "in-the-way"), 0o755)
 	err = j.finish()
 	d.Close()
-	var je *JournalError
+	var je *problem.JournalError
 	var errno syscall.Errno
 	if !errors.As(err, &je) || !strings.Contains(je.Msg, "every file is written") || !errors.As(err, &errno) {
-		t.Fatalf("finish = %v (%T), want a *JournalError wrapping the rename's errno", err, err)
+		t.Fatalf("finish = %v (%T), want a *problem.JournalError wrapping the rename's errno", err, err)
 	}
 	if d, err = OpenServiceDir(dir, false, nil); err != nil {
 		t.Fatalf("the next run: %v", err)
 	}
 	d.Close()
-	if diff := cmp.Diff(after, readTree(t, dir)); diff != "" {
+	if diff := cmp.Diff(after, disktest.ReadTree(t, dir)); diff != "" {
 		t.Errorf("after the next run (-want +got):\n%s", diff)
 	}
 }
