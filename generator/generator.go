@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
+	"github.com/gsgen-dev/gsgen/generator/sqlc"
 )
 
 // Generate runs the pipeline up to the bytes for a new service: it validates
@@ -68,7 +69,7 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 // cgo), with SQL of the user's by the sqlc child, which takes about as long
 // as the rendering.
 func renderBesideSQLC(m *Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
-	inputs, err := render(m, plan, func(f PlannedFile) bool { return isSQLCInput(f.Path) })
+	inputs, err := render(m, plan, func(f PlannedFile) bool { return sqlc.IsInput(f.Path) })
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +86,7 @@ func renderBesideSQLC(m *Model, plan FilePlan, userSQL map[string][]byte) (Rende
 		files, err := db()
 		done <- result{files, err}
 	}()
-	rest, err := render(m, plan, func(f PlannedFile) bool { return !isSQLCInput(f.Path) })
+	rest, err := render(m, plan, func(f PlannedFile) bool { return !sqlc.IsInput(f.Path) })
 	out := <-done // always waited for: a sqlc child never outlives the call
 	if err != nil {
 		return nil, err // a template bug, reported before what sqlc made of its inputs
@@ -108,7 +109,7 @@ func sqlcOutput(inputs Rendered, userSQL map[string][]byte) (Rendered, error) {
 		in[f.Path] = f.Content
 	}
 	var files Rendered
-	out, err := GenerateSQLC(in)
+	out, err := sqlc.Generate(in)
 	if err != nil {
 		if len(userSQL) > 0 {
 			// gsgen's own queries are checked by its tests: with the user's SQL

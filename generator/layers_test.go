@@ -22,6 +22,7 @@ const generatorPath = "github.com/gsgen-dev/gsgen/generator"
 var layers = map[string]int{
 	"problem":           0, // the typed errors every step reports through
 	"textdiff":          0, // line diff and three-way merge: bytes in, bytes out
+	"sqlc":              0, // sqlc over a service's SQL, cached: files in, files out
 	"internal/disktest": 0, // what the packages' tests share about files on disk
 	"servicedir":        1, // the bytes on disk: write, journal, lock
 	"":                  9, // generator: the orchestration

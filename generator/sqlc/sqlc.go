@@ -1,4 +1,8 @@
-package generator
+// Package sqlc runs sqlc over a rendered service's SQL: in a child copy of
+// this executable, so an error in a query comes back as a value, with its
+// output cached by sqlc's version and its inputs. It is a piece of the
+// render step that knows nothing of the model: files in, files out.
+package sqlc
 
 import (
 	"bytes"
@@ -17,13 +21,13 @@ import (
 	"github.com/sqlc-dev/sqlc/pkg/cli"
 )
 
-// sqlcChildEnv marks a copy of this program that GenerateSQLC started to run
+// sqlcChildEnv marks a copy of this program that Generate started to run
 // sqlc and nothing else.
 const sqlcChildEnv = "GSGEN_RUN_SQLC"
 
 // sqlc is compiled into gsgen, but its generate command calls os.Exit(1) on
 // any error in the SQL (a typo in a query would end gsgen itself, with no
-// chance to clean up or to say which answer caused it). So GenerateSQLC runs
+// chance to clean up or to say which answer caused it). So Generate runs
 // it in a copy of this same executable: no sqlc binary is needed on the
 // machine, and an error comes back as a value. In that copy this init runs
 // sqlc before main (or the test runner) starts, and exits with its status.
@@ -36,7 +40,7 @@ func init() {
 // sqlcInputs are the rendered files sqlc reads, as path.Match patterns.
 var sqlcInputs = []string{"sqlc.yaml", "db/migrations/*.sql", "db/queries/*.sql"}
 
-// GenerateSQLC runs `sqlc generate` over the rendered service files (path ->
+// Generate runs `sqlc generate` over the rendered service files (path ->
 // contents; it reads sqlc.yaml, db/migrations/*.sql and db/queries/*.sql)
 // and returns the Go files sqlc writes (e.g. internal/db/db.go), keyed by
 // slash-separated path. An error in the SQL is returned as sqlc words it,
@@ -47,17 +51,17 @@ var sqlcInputs = []string{"sqlc.yaml", "db/migrations/*.sql", "db/queries/*.sql"
 // The output depends only on the inputs (sqlc's header names its pinned
 // version), so it is deterministic, and cached (sqlccache.go); it is safe
 // to call more than once, and at once.
-func GenerateSQLC(files map[string][]byte) (map[string][]byte, error) {
+func Generate(files map[string][]byte) (map[string][]byte, error) {
 	if _, ok := files["sqlc.yaml"]; !ok {
 		return nil, errors.New("sqlc: no sqlc.yaml among the rendered files")
 	}
-	key := sqlcCacheKey(files)
-	if out := readSQLCCache(key); out != nil {
+	key := cacheKey(files)
+	if out := readCache(key); out != nil {
 		return out, nil
 	}
 	out, err := runSQLCOn(files)
 	if err == nil {
-		writeSQLCCache(key, out)
+		writeCache(key, out)
 	}
 	return out, err
 }
@@ -73,7 +77,7 @@ func runSQLCOn(files map[string][]byte) (map[string][]byte, error) {
 
 	inputs := map[string]bool{}
 	for name, data := range files {
-		if !isSQLCInput(name) {
+		if !IsInput(name) {
 			continue
 		}
 		inputs[name] = true
@@ -119,7 +123,8 @@ func runSQLCOn(files map[string][]byte) (map[string][]byte, error) {
 	return out, nil
 }
 
-func isSQLCInput(name string) bool {
+// IsInput reports whether sqlc reads the service file name.
+func IsInput(name string) bool {
 	for _, pattern := range sqlcInputs {
 		if ok, _ := path.Match(pattern, name); ok {
 			return true
@@ -128,12 +133,12 @@ func isSQLCInput(name string) bool {
 	return false
 }
 
-// sqlcRuns counts the sqlc child processes started, for tests of the cache.
-var sqlcRuns atomic.Int64
+// childRuns counts the sqlc child processes started, for tests of the cache.
+var childRuns atomic.Int64
 
 // runSQLC runs `sqlc generate` in dir, in a copy of this executable.
 func runSQLC(dir string) error {
-	sqlcRuns.Add(1)
+	childRuns.Add(1)
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("sqlc: cannot find gsgen's own executable to run sqlc in: %w", err)

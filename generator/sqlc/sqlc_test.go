@@ -1,4 +1,4 @@
-package generator
+package sqlc
 
 import (
 	"bytes"
@@ -48,9 +48,9 @@ LIMIT $1
 FOR UPDATE SKIP LOCKED;
 `
 
-func TestGenerateSQLC(t *testing.T) {
+func TestGenerate(t *testing.T) {
 	files := sqlcFixture(lockBatchQuery)
-	got, err := GenerateSQLC(files)
+	got, err := Generate(files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestGenerateSQLC(t *testing.T) {
 	}
 
 	// A second call in the same process gives the same bytes.
-	again, err := GenerateSQLC(files)
+	again, err := Generate(files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,9 +74,9 @@ func TestGenerateSQLC(t *testing.T) {
 	}
 }
 
-func TestGenerateSQLCReportsFileAndLine(t *testing.T) {
+func TestGenerateReportsFileAndLine(t *testing.T) {
 	bad := strings.Replace(lockBatchQuery, "SELECT id, aggregate_id", "SELECT id, aggregate_id, no_such_column", 1)
-	_, err := GenerateSQLC(sqlcFixture(bad))
+	_, err := Generate(sqlcFixture(bad))
 	if err == nil {
 		t.Fatal("no error for a query naming a missing column")
 	}
@@ -86,10 +86,10 @@ func TestGenerateSQLCReportsFileAndLine(t *testing.T) {
 	}
 }
 
-func TestGenerateSQLCNeedsConfig(t *testing.T) {
+func TestGenerateNeedsConfig(t *testing.T) {
 	files := sqlcFixture(lockBatchQuery)
 	delete(files, "sqlc.yaml")
-	if _, err := GenerateSQLC(files); err == nil || !strings.Contains(err.Error(), "sqlc.yaml") {
+	if _, err := Generate(files); err == nil || !strings.Contains(err.Error(), "sqlc.yaml") {
 		t.Fatalf("error = %v, want one naming sqlc.yaml", err)
 	}
 }

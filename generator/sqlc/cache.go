@@ -1,4 +1,4 @@
-package generator
+package sqlc
 
 import (
 	"crypto/sha256"
@@ -16,24 +16,24 @@ import (
 // that cannot be read, or a directory that cannot be written, means sqlc
 // runs as if there were no cache.
 
-// sqlcVersion is the version of the sqlc linked into gsgen, the one its
+// Version is the version of the sqlc linked into gsgen, the one its
 // output's header names. TestSQLCVersionIsGoMods holds it to go.mod.
-const sqlcVersion = "v1.31.1"
+const Version = "v1.31.1"
 
-// sqlcCacheEntry is one cached run: the key again (a file renamed or copied
+// cacheEntry is one cached run: the key again (a file renamed or copied
 // by hand is not taken for another) and sqlc's output files.
-type sqlcCacheEntry struct {
+type cacheEntry struct {
 	Key   string
 	Files map[string][]byte
 }
 
-// sqlcCacheKey hashes sqlc's version and its inputs among files.
-func sqlcCacheKey(files map[string][]byte) string {
+// cacheKey hashes sqlc's version and its inputs among files.
+func cacheKey(files map[string][]byte) string {
 	h := sha256.New()
-	h.Write([]byte("sqlc " + sqlcVersion + "\x00"))
+	h.Write([]byte("sqlc " + Version + "\x00"))
 	names := make([]string, 0, len(files))
 	for name := range files {
-		if isSQLCInput(name) {
+		if IsInput(name) {
 			names = append(names, name)
 		}
 	}
@@ -47,8 +47,8 @@ func sqlcCacheKey(files map[string][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// sqlcCachePath is where the entry for key lives; "" without a cache dir.
-func sqlcCachePath(key string) string {
+// cachePath is where the entry for key lives; "" without a cache dir.
+func cachePath(key string) string {
 	dir, err := os.UserCacheDir()
 	if err != nil || key == "" {
 		return ""
@@ -56,9 +56,9 @@ func sqlcCachePath(key string) string {
 	return filepath.Join(dir, "gsgen", "sqlc", key+".json")
 }
 
-// readSQLCCache returns the cached output for key, or nil.
-func readSQLCCache(key string) map[string][]byte {
-	p := sqlcCachePath(key)
+// readCache returns the cached output for key, or nil.
+func readCache(key string) map[string][]byte {
+	p := cachePath(key)
 	if p == "" {
 		return nil
 	}
@@ -66,21 +66,21 @@ func readSQLCCache(key string) map[string][]byte {
 	if err != nil {
 		return nil
 	}
-	var e sqlcCacheEntry
+	var e cacheEntry
 	if json.Unmarshal(b, &e) != nil || e.Key != key || len(e.Files) == 0 {
 		return nil
 	}
 	return e.Files
 }
 
-// writeSQLCCache stores out under key, atomically: a concurrent reader sees
+// writeCache stores out under key, atomically: a concurrent reader sees
 // the whole entry or none. Failing to is not an error of gsgen's.
-func writeSQLCCache(key string, out map[string][]byte) {
-	p := sqlcCachePath(key)
+func writeCache(key string, out map[string][]byte) {
+	p := cachePath(key)
 	if p == "" {
 		return
 	}
-	b, err := json.Marshal(sqlcCacheEntry{Key: key, Files: out})
+	b, err := json.Marshal(cacheEntry{Key: key, Files: out})
 	if err != nil || os.MkdirAll(filepath.Dir(p), 0o755) != nil {
 		return
 	}
