@@ -25,6 +25,7 @@ var layers = map[string]int{
 	"sqlc":              0, // sqlc over a service's SQL, cached: files in, files out
 	"internal/disktest": 0, // what the packages' tests share about files on disk
 	"servicedir":        1, // the bytes on disk: write, journal, lock
+	"textchart":         1, // bar charts, tables and wrapped text for a terminal
 	"":                  9, // generator: the orchestration
 }
 

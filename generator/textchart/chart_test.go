@@ -1,4 +1,4 @@
-package generator
+package textchart
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 )
 
 func TestChartRows(t *testing.T) {
-	c := Chart{End: 10 * time.Second, Width: 10, Rows: []ChartRow{
+	c := Chart{End: 10 * time.Second, Width: 10, Rows: []Row{
 		{Name: "late", Bars: []Bar{{10 * time.Second, 10 * time.Second, '#'}}, Note: "n"},
 		{Name: "tiny", Bars: []Bar{{0, time.Microsecond, '#'}}, Note: "n"},
 		{Name: "early", Bars: []Bar{{-5 * time.Second, 2 * time.Second, '#'}}, Note: "n"},

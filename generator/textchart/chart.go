@@ -1,4 +1,7 @@
-package generator
+// Package textchart draws for a terminal: bar charts on a time axis (the
+// shutdown ladder of gsgen plan, a run of gsgen timeline), aligned tables,
+// wrapped and packed text. It knows nothing of services.
+package textchart
 
 import (
 	"bytes"
@@ -6,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Chart is the terminal drawing that gsgen plan and gsgen timeline share:
@@ -15,12 +20,12 @@ type Chart struct {
 	End    time.Duration
 	Width  int
 	Header string // printed after the axis' end label, above the notes; may be empty
-	Rows   []ChartRow
+	Rows   []Row
 }
 
-// ChartRow is one line of a chart: its bars, or with no bars a mark ^ under
+// Row is one line of a chart: its bars, or with no bars a mark ^ under
 // the column that ends at At (SIGKILL at the end of the grace period).
-type ChartRow struct {
+type Row struct {
 	Name string
 	Bars []Bar // drawn in order: a later bar covers an earlier one
 	At   time.Duration
@@ -43,7 +48,7 @@ func (c Chart) String() string {
 		nameW = max(nameW, len(r.Name))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-*s  0s%*s", nameW, "", c.Width-2, Seconds(c.End))
+	fmt.Fprintf(&b, "%-*s  0s%*s", nameW, "", c.Width-2, problem.Seconds(c.End))
 	if c.Header != "" {
 		b.WriteString("  " + c.Header)
 	}
@@ -70,9 +75,9 @@ func (c Chart) String() string {
 // col is the column d falls in.
 func (c Chart) col(d time.Duration) int { return int(int64(d) * int64(c.Width) / int64(c.End)) }
 
-// TextTable is text in aligned columns, the last of them free text (WHAT,
+// Table is text in aligned columns, the last of them free text (WHAT,
 // a note) that may be long.
-type TextTable struct {
+type Table struct {
 	Header []string
 	Rows   [][]string
 }
@@ -81,7 +86,7 @@ type TextTable struct {
 // is when every line fits (or cols is 0: no limit), else with each row's
 // last column on lines of its own below the row, indented and wrapped, so
 // that nothing wraps in the terminal.
-func (t TextTable) String(cols int) string {
+func (t Table) String(cols int) string {
 	wide := t.aligned(len(t.Header))
 	if cols <= 0 || widest(wide) <= cols {
 		return wide
@@ -102,7 +107,7 @@ func (t TextTable) String(cols int) string {
 }
 
 // aligned lays out the first n columns with a tabwriter, trailing spaces cut.
-func (t TextTable) aligned(n int) string {
+func (t Table) aligned(n int) string {
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, row := range append([][]string{t.Header}, t.Rows...) {
