@@ -2,6 +2,14 @@
 // FilePlan (which template becomes which path, and who owns it) → Rendered
 // files in memory → Changes written atomically. No step reaches back into an
 // earlier one, and nothing touches the disk before every file has rendered.
+//
+// The pieces that know nothing of the answers are packages below this one,
+// each importing only packages of a lower layer (layers_test.go fails
+// otherwise): problem (the typed errors every step reports), textdiff (the
+// line diff and the three-way merge), sqlc (sqlc over a service's SQL),
+// textchart (terminal charts and tables) and servicedir (the bytes on disk:
+// the directory, its lock and journal, gsgen.lock). The answers, model and
+// render steps are still files of this package, which orchestrates them all.
 package generator
 
 import (
