@@ -12,15 +12,7 @@ import (
 // packages. These aliases keep generator's callers (cmd/gsgen, lab, vet,
 // timeline) and its own files not yet moved into a step package compiling
 // while the split lands; each is to go once its callers name problem.
-type (
-	InputError   = problem.InputError
-	IOError      = problem.IOError
-	LockError    = problem.LockError
-	JournalError = problem.JournalError
-)
-
-// ErrLocked is problem.ErrLocked (the same value: errors.Is holds).
-var ErrLocked = problem.ErrLocked
+type InputError = problem.InputError
 
 // Quote is problem.Quote.
 func Quote(s string) string { return problem.Quote(s) }

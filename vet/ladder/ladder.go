@@ -24,6 +24,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/vet"
 	"github.com/gsgen-dev/gsgen/vet/internal/ignore"
@@ -154,7 +155,7 @@ func readManifests(dir string) ([]*manifest, error) {
 		return nil
 	})
 	if err != nil {
-		if errors.As(err, new(*generator.InputError)) || errors.As(err, new(*generator.IOError)) {
+		if errors.As(err, new(*generator.InputError)) || errors.As(err, new(*problem.IOError)) {
 			return nil, err // already names the file
 		}
 		return nil, &generator.InputError{Field: "--manifests", Msg: err.Error(), Fix: "give a directory of Kubernetes manifests, such as deploy/k8s"}
