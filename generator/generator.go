@@ -22,6 +22,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/sqlc"
+	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
 // Generate runs the pipeline up to the bytes for a new service: it validates
@@ -190,7 +191,7 @@ func migrationVersionsClash(m *Model, plan FilePlan, userSQL map[string][]byte) 
 // migrationVersion is the version goose reads from a migration's name: the
 // number before its first underscore.
 func migrationVersion(p string) (int64, bool) {
-	if !isMigration(p) {
+	if !sqlschema.IsMigration(p) {
 		return 0, false
 	}
 	num, _, ok := strings.Cut(path.Base(p), "_")

@@ -20,13 +20,15 @@ const generatorPath = "github.com/gsgen-dev/gsgen/generator"
 // steps, is above them all. A new package gets a line here, or this test
 // fails.
 var layers = map[string]int{
-	"problem":           0, // the typed errors every step reports through
-	"textdiff":          0, // line diff and three-way merge: bytes in, bytes out
-	"sqlc":              0, // sqlc over a service's SQL, cached: files in, files out
-	"internal/disktest": 0, // what the packages' tests share about files on disk
-	"servicedir":        1, // the bytes on disk: write, journal, lock
-	"textchart":         1, // bar charts, tables and wrapped text for a terminal
-	"":                  9, // generator: the orchestration
+	"problem":             0, // the typed errors every step reports through
+	"textdiff":            0, // line diff and three-way merge: bytes in, bytes out
+	"sqlc":                0, // sqlc over a service's SQL, cached: files in, files out
+	"internal/disktest":   0, // what the packages' tests share about files on disk
+	"internal/sqlfixture": 0, // the migrations the schema tests read
+	"servicedir":          1, // the bytes on disk: write, journal, lock
+	"textchart":           1, // bar charts, tables and wrapped text for a terminal
+	"sqlschema":           1, // the tables a service's migrations create
+	"":                    9, // generator: the orchestration
 }
 
 // TestStepPackagesImportOnlyBelow fails when a package under generator/

@@ -1,20 +1,22 @@
-package generator
+// Package sqlschema reads the tables a service's migrations create, with
+// PostgreSQL's own parser (the one sqlc uses): enough to check a cleaner's
+// table, column and key. It knows nothing of components or answers.
+package sqlschema
 
 import (
 	"fmt"
-	"io/fs"
-	"path"
+	"maps"
 	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/gsgen-dev/gsgen/templates"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Schema is the tables a service's migrations create, as PostgreSQL's own
 // parser reads them (the one sqlc uses): enough to check a cleaner's table,
-// column and key, and whether an index helps it.
+// Column and key, and whether an index helps it.
 type Schema map[string]*Table
 
 // Table is one table: its columns in order, its primary key and the
@@ -35,7 +37,8 @@ type Column struct {
 	Array      bool
 }
 
-func (t *Table) column(name string) (Column, bool) {
+// Column is the column of t named name, if t has one.
+func (t *Table) Column(name string) (Column, bool) {
 	i := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Name == name })
 	if i < 0 {
 		return Column{}, false
@@ -43,9 +46,9 @@ func (t *Table) column(name string) (Column, bool) {
 	return t.Columns[i], true
 }
 
-// covers reports whether an index (or the primary key) begins with col:
+// Covers reports whether an index (or the primary key) begins with col:
 // without one, every run of a cleaner on col reads the whole table.
-func (t *Table) covers(col string) bool {
+func (t *Table) Covers(col string) bool {
 	if len(t.PrimaryKey) > 0 && t.PrimaryKey[0] == col {
 		return true
 	}
@@ -66,11 +69,11 @@ func (e *sqlSyntaxError) Error() string { return e.msg }
 // CREATE TABLE, ALTER TABLE ADD/DROP COLUMN and ADD PRIMARY KEY/UNIQUE,
 // CREATE INDEX, DROP TABLE and the renames. Like sqlc, it reads only the up
 // part of a migration and skips golang-migrate's .down.sql files. SQL the
-// parser refuses is an *InputError naming the file and line.
+// parser refuses is an *problem.InputError naming the file and line.
 func ReadSchema(files map[string][]byte) (Schema, error) {
 	s := Schema{}
-	for _, p := range sortedKeys(files) {
-		if !isMigration(p) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		if !IsMigration(p) {
 			continue
 		}
 		sql := upMigration(string(files[p]))
@@ -80,7 +83,7 @@ func ReadSchema(files map[string][]byte) (Schema, error) {
 			if se, ok := err.(*sqlSyntaxError); ok && se.pos > 0 {
 				field = fmt.Sprintf("%s:%d", p, 1+strings.Count(sql[:min(se.pos-1, len(sql))], "\n"))
 			}
-			return nil, &InputError{Field: field, Msg: "PostgreSQL cannot parse it: " + Shorten(err.Error()), Fix: "fix the migration (sqlc and the database would refuse it too)"}
+			return nil, &problem.InputError{Field: field, Msg: "PostgreSQL cannot parse it: " + problem.Shorten(err.Error()), Fix: "fix the migration (sqlc and the database would refuse it too)"}
 		}
 		for _, st := range tree.GetStmts() {
 			s.apply(p, st.GetStmt())
@@ -89,7 +92,8 @@ func ReadSchema(files map[string][]byte) (Schema, error) {
 	return s, nil
 }
 
-func isMigration(p string) bool {
+// IsMigration reports whether the service file p is an up migration.
+func IsMigration(p string) bool {
 	return strings.HasPrefix(p, "db/migrations/") && strings.HasSuffix(p, ".sql") && !strings.HasSuffix(p, ".down.sql")
 }
 
@@ -253,50 +257,25 @@ func stringsOf(nodes []*pg_query.Node) []string {
 	return out
 }
 
-// gsgenMigrations are gsgen's own migrations, by the component that brings
-// them, read from templates/<component>/db/migrations. They are plain SQL,
-// not templates (TestGsgenMigrationsArePlainSQL), so they can be read
-// before the model they would render with exists.
-func gsgenMigrations() (map[Component]map[string][]byte, error) {
-	out := map[Component]map[string][]byte{}
-	for _, c := range AllComponents {
-		names, err := fs.Glob(templates.FS, string(c)+"/db/migrations/*.sql.tmpl")
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range names {
-			b, err := templates.FS.ReadFile(n)
-			if err != nil {
-				return nil, err
-			}
-			if out[c] == nil {
-				out[c] = map[string][]byte{}
-			}
-			out[c]["db/migrations/"+strings.TrimSuffix(path.Base(n), ".tmpl")] = b
-		}
-	}
-	return out, nil
-}
-
-// isTimestamp reports whether a column's type is one a cleaner can compare
+// IsTimestamp reports whether a column's type is one a cleaner can compare
 // with now() minus its retention.
-func (c Column) isTimestamp() bool {
+func (c Column) IsTimestamp() bool {
 	return !c.Array && (c.Type == "timestamptz" || c.Type == "timestamp")
 }
 
-// typeName is the column's type as a message names it.
-func (c Column) typeName() string {
+// TypeName is the column's type as a message names it.
+func (c Column) TypeName() string {
 	if c.Array {
 		return c.Type + "[]"
 	}
 	return c.Type
 }
 
-// timestampColumns lists the columns a cleaner could use.
-func (t *Table) timestampColumns() []string {
+// TimestampColumns lists the columns a cleaner could use.
+func (t *Table) TimestampColumns() []string {
 	var out []string
 	for _, c := range t.Columns {
-		if c.isTimestamp() {
+		if c.IsTimestamp() {
 			out = append(out, c.Name)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build windows || !cgo
 
-package generator
+package sqlschema
 
 import (
 	"errors"
