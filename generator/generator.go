@@ -7,8 +7,9 @@
 // each importing only packages of a lower layer (layers_test.go fails
 // otherwise): problem (the typed errors every step reports), textdiff (the
 // line diff and the three-way merge), sqlc (sqlc over a service's SQL),
-// textchart (terminal charts and tables) and servicedir (the bytes on disk:
-// the directory, its lock and journal, gsgen.lock). The answers, model and
+// sqlschema (the tables a service's migrations create), textchart (terminal
+// charts and tables) and servicedir (the bytes on disk: the directory, its
+// lock and journal, gsgen.lock). The answers, model and
 // render steps are still files of this package, which orchestrates them all.
 package generator
 
