@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/sqlc"
 )
 
 // The benchmarks below split `gsgen new -f golden/full.yaml` into its steps,
@@ -68,7 +69,7 @@ func BenchmarkSQLC(b *testing.B) {
 		in[f.Path] = f.Content
 	}
 	for b.Loop() {
-		if _, err := generator.GenerateSQLC(in); err != nil {
+		if _, err := sqlc.Generate(in); err != nil {
 			b.Fatal(err)
 		}
 	}

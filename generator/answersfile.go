@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // AnswersFile is the name of the answers file in a service: the answers
 // it was generated from, which regen, add, remove and plan read.
-const AnswersFile = "gsgen.yaml"
+const AnswersFile = servicedir.AnswersFile
 
 // ParseAnswersFile reads an answers file (the schema of gsgen.yaml) strictly:
 // an unknown key, a value of the wrong kind or a duration that does not parse

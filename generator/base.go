@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // BaseFile is the merge base of a service, beside gsgen.lock: the bytes
@@ -30,7 +32,7 @@ import (
 //	version v0.26.0                 the gsgen that wrote it
 //	<sha256> <size>                 then size bytes and a newline, per blob,
 //	...                             in the order of the lock's paths
-const BaseFile = "gsgen.base"
+const BaseFile = servicedir.BaseFile
 
 const baseHeader = "gsgen base 1"
 
@@ -50,7 +52,7 @@ type Base struct {
 
 // Of returns the bytes gsgen last wrote for the lock entry e, if the store
 // has them.
-func (b *Base) Of(e LockEntry) ([]byte, bool) {
+func (b *Base) Of(e servicedir.LockEntry) ([]byte, bool) {
 	if b == nil {
 		return nil, false
 	}
@@ -61,7 +63,7 @@ func (b *Base) Of(e LockEntry) ([]byte, bool) {
 // EncodeBase writes the store of the files lock lists, taking their bytes
 // from content (by sha256); an entry without bytes is left out (its file has
 // no base).
-func EncodeBase(version string, lock Lock, content map[string][]byte) []byte {
+func EncodeBase(version string, lock servicedir.Lock, content map[string][]byte) []byte {
 	var raw bytes.Buffer
 	fmt.Fprintf(&raw, "%s\nversion %s\n", baseHeader, version)
 	written := map[string]bool{}
@@ -122,7 +124,7 @@ func ParseBase(data []byte) (*Base, error) {
 	for len(rest) > 0 {
 		head, ok := line()
 		f := strings.Fields(head)
-		if !ok || len(f) != 2 || !isSHA256(f[0]) {
+		if !ok || len(f) != 2 || !servicedir.IsSHA256(f[0]) {
 			return nil, corrupt("a blob has no hash and size")
 		}
 		n, err := strconv.Atoi(f[1])
@@ -130,7 +132,7 @@ func ParseBase(data []byte) (*Base, error) {
 			return nil, corrupt("a blob's size is wrong")
 		}
 		c := rest[:n:n]
-		if Hash(c) != f[0] {
+		if servicedir.Hash(c) != f[0] {
 			return nil, corrupt("a blob does not match its hash")
 		}
 		b.blobs[f[0]] = c
@@ -144,8 +146,8 @@ func ParseBase(data []byte) (*Base, error) {
 func baseOf(files Rendered) map[string][]byte {
 	out := map[string][]byte{}
 	for _, f := range files {
-		if inLock(f.PlannedFile) {
-			out[Hash(f.Content)] = f.Content
+		if servicedir.InLock(f.File()) {
+			out[servicedir.Hash(f.Content)] = f.Content
 		}
 	}
 	return out
@@ -156,16 +158,16 @@ func baseOf(files Rendered) map[string][]byte {
 // user's that the run keeps as it is keeps the entry of the run that last
 // wrote it, unless it already is gsgen's new version: that is the base a
 // later merge must start from, or gsgen's changes since would be lost.
-func (s *Service) record(cs Changes) {
-	lock, content := Lock{}, map[string][]byte{}
+func (s *Service) record(cs servicedir.Changes) {
+	lock, content := servicedir.Lock{}, map[string][]byte{}
 	for _, c := range cs {
-		if !inLock(c.PlannedFile) || c.Action == Delete || c.Action == Leave {
+		if !servicedir.InLock(c.File) || c.Action == servicedir.Delete || c.Action == servicedir.Leave {
 			continue
 		}
-		wrote := c.gsgens()
-		e := LockEntry{Owner: c.Owner, Hash: Hash(wrote)}
+		wrote := c.Gsgens()
+		e := servicedir.LockEntry{Owner: c.Owner, Hash: servicedir.Hash(wrote)}
 		content[e.Hash] = wrote
-		if old, known := s.Lock[c.Path]; known && c.Action == Keep && !bytes.Equal(c.onDisk, wrote) {
+		if old, known := s.Lock[c.Path]; known && c.Action == servicedir.Keep && !bytes.Equal(c.OnDisk, wrote) {
 			e.Hash = old.Hash
 			if b, ok := s.Base.Of(old); ok {
 				content[old.Hash] = b
@@ -175,10 +177,10 @@ func (s *Service) record(cs Changes) {
 	}
 	for i := range cs {
 		switch cs[i].Path {
-		case LockFile:
-			cs[i].setContent(lock.Bytes())
+		case servicedir.LockFile:
+			cs[i].SetContent(lock.Bytes())
 		case BaseFile:
-			cs[i].setContent(EncodeBase(Version, lock, content))
+			cs[i].SetContent(EncodeBase(Version, lock, content))
 		}
 	}
 }

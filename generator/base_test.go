@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"golang.org/x/mod/semver"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 func gz(t *testing.T, raw string) []byte {
@@ -23,9 +25,9 @@ func gz(t *testing.T, raw string) []byte {
 
 func TestBaseRoundTrip(t *testing.T) {
 	a, b := []byte("package a\n"), []byte("no newline at the end")
-	lock := Lock{"a.go": {OwnedByGsgen, Hash(a)}, "b.txt": {OwnedByUser, Hash(b)}, "same.go": {OwnedByGsgen, Hash(a)}, "none.go": {OwnedByGsgen, Hash([]byte("x"))}}
-	enc := EncodeBase("v1.2.3", lock, map[string][]byte{Hash(a): a, Hash(b): b})
-	if !bytes.Equal(enc, EncodeBase("v1.2.3", lock, map[string][]byte{Hash(a): a, Hash(b): b})) {
+	lock := servicedir.Lock{"a.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(a)}, "b.txt": {Owner: OwnedByUser, Hash: servicedir.Hash(b)}, "same.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(a)}, "none.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash([]byte("x"))}}
+	enc := EncodeBase("v1.2.3", lock, map[string][]byte{servicedir.Hash(a): a, servicedir.Hash(b): b})
+	if !bytes.Equal(enc, EncodeBase("v1.2.3", lock, map[string][]byte{servicedir.Hash(a): a, servicedir.Hash(b): b})) {
 		t.Error("the same files give other bytes")
 	}
 	base, err := ParseBase(enc)
@@ -52,7 +54,7 @@ func TestBaseRoundTrip(t *testing.T) {
 // A store that is not one gsgen wrote is refused, naming gsgen.base: a
 // base that lies would make a merge keep or drop the wrong lines.
 func TestParseBaseRejects(t *testing.T) {
-	h := Hash([]byte("abc"))
+	h := servicedir.Hash([]byte("abc"))
 	for name, data := range map[string][]byte{
 		"not gzip":          []byte("gsgen base 1\n"),
 		"no header":         gz(t, "something else\nversion v1\n"),
@@ -82,13 +84,13 @@ func TestReadServiceRefusesACorruptBase(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, BaseFile), []byte("not a store"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d, err := OpenServiceDir(dir, false, nil)
+	d, err := servicedir.OpenServiceDir(dir, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	var ie *InputError
-	if _, err := d.ReadService(); !errors.As(err, &ie) {
+	if _, err := ReadService(d); !errors.As(err, &ie) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -162,7 +164,7 @@ func FuzzParseBase(f *testing.F) {
 				continue
 			}
 			for h, c := range b.blobs {
-				if Hash(c) != h {
+				if servicedir.Hash(c) != h {
 					t.Fatalf("blob %s holds other bytes", h)
 				}
 			}

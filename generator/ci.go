@@ -98,16 +98,16 @@ func (s *Service) keepWorkflowChoice(a Answers) (Answers, string, error) {
 	if a.CI != CIGitHub {
 		return a, "", nil
 	}
-	f, err := s.dir.read(CIWorkflowPath)
+	f, err := s.dir.Read(CIWorkflowPath)
 	if err != nil {
 		return a, "", err
 	}
 	entry, known := s.Lock[CIWorkflowPath]
 	switch {
-	case !f.exists && known && entry.Owner == OwnedByGsgen:
+	case !f.Exists && known && entry.Owner == OwnedByGsgen:
 		a.CI = CINone
 		return a, fmt.Sprintf("%s: deleted since gsgen wrote it, so gsgen.yaml now says ci: none and regen leaves it out; set ci: github to have it back", CIWorkflowPath), nil
-	case f.exists && !known:
+	case f.Exists && !known:
 		a.CI = CINone
 		return a, fmt.Sprintf("%s: gsgen did not write it, so it is yours and stays as it is; gsgen.yaml now says ci: none. To have gsgen's workflow instead, move yours and set ci: github", CIWorkflowPath), nil
 	}

@@ -6,18 +6,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // regen runs gsgen regen on dir as the CLI does: the answers of its
 // gsgen.yaml, defaults applied, then the changes written.
 func regen(t *testing.T, dir string) *Model {
 	t.Helper()
-	d, err := OpenServiceDir(dir, false, nil)
+	d, err := servicedir.OpenServiceDir(dir, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	svc, err := d.ReadService()
+	svc, err := ReadService(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestRegenOfAnOlderService(t *testing.T) {
 		if older == string(yaml) {
 			t.Fatalf("gsgen.yaml has no ci: github line:\n%s", yaml)
 		}
-		lock, _ := os.ReadFile(filepath.Join(dir, LockFile))
+		lock, _ := os.ReadFile(filepath.Join(dir, servicedir.LockFile))
 		var kept []string
 		for _, l := range strings.Split(string(lock), "\n") {
 			if !strings.HasSuffix(l, "  "+CIWorkflowPath) {
@@ -137,7 +139,7 @@ func TestRegenOfAnOlderService(t *testing.T) {
 			}
 		}
 		mine := "name: our own ci\non: push\njobs: {}\n"
-		for path, content := range map[string]string{AnswersFile: older, LockFile: strings.Join(kept, "\n")} {
+		for path, content := range map[string]string{AnswersFile: older, servicedir.LockFile: strings.Join(kept, "\n")} {
 			if err := os.WriteFile(filepath.Join(dir, path), []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -217,11 +219,11 @@ func TestCINoneRemovesGsgensWorkflow(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		d, err := OpenServiceDir(dir, false, nil)
+		d, err := servicedir.OpenServiceDir(dir, false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc, err := d.ReadService()
+		svc, err := ReadService(d)
 		if err != nil {
 			t.Fatal(err)
 		}

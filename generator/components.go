@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
 // Relay is the outbox relay's settings (design §3).
@@ -273,13 +276,13 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 		if t == nil {
 			return m.missingTable(field, c.Table)
 		}
-		col, ok := t.column(c.Column)
+		col, ok := t.Column(c.Column)
 		switch {
 		case !ok:
-			return bad("column", fmt.Sprintf("table %s (%s) has no column %s", c.Table, t.From, Quote(c.Column)), "name one of its timestamp columns: "+listShort(t.timestampColumns(), 8))
-		case !col.isTimestamp():
-			return bad("column", fmt.Sprintf("%s.%s is %s, not a timestamp: the cleaner deletes rows whose %s is older than the retention", c.Table, c.Column, col.typeName(), c.Column),
-				"name a timestamp or timestamptz column: "+listShort(t.timestampColumns(), 8))
+			return bad("column", fmt.Sprintf("table %s (%s) has no column %s", c.Table, t.From, Quote(c.Column)), "name one of its timestamp columns: "+problem.ListShort(t.TimestampColumns(), 8))
+		case !col.IsTimestamp():
+			return bad("column", fmt.Sprintf("%s.%s is %s, not a timestamp: the cleaner deletes rows whose %s is older than the retention", c.Table, c.Column, col.TypeName(), c.Column),
+				"name a timestamp or timestamptz column: "+problem.ListShort(t.TimestampColumns(), 8))
 		}
 		keys := t.PrimaryKey
 		switch {
@@ -289,13 +292,13 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 			}
 			keys = strings.Split(strings.ReplaceAll(c.Key, " ", ""), ",")
 		case len(keys) == 0:
-			if _, hasID := t.column("id"); !hasID {
+			if _, hasID := t.Column("id"); !hasID {
 				return bad("key", fmt.Sprintf("table %s has no primary key, and no id column", c.Table), "give the column(s) that pick one row: --key, or key: in gsgen.yaml")
 			}
 			keys = []string{"id"}
 		}
 		for _, k := range keys {
-			if _, ok := t.column(k); !ok {
+			if _, ok := t.Column(k); !ok {
 				return bad("key", fmt.Sprintf("table %s has no column %s", c.Table, Quote(k)), "give the column(s) of its primary key or of a unique index")
 			}
 		}
@@ -308,7 +311,7 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 				Quote(c.Key), c.Table, strings.Join(whole, ", ")),
 				fmt.Sprintf("give every column of its primary key or of a unique index (--key %s), or leave the key out: the primary key is the default", strings.Join(whole, ",")))
 		}
-		if !t.covers(c.Column) {
+		if !t.Covers(c.Column) {
 			m.warnings = append(m.warnings, fmt.Sprintf("%s.column: no index of %s begins with %s, so each run of cleaner %s reads the whole table; add one in a migration: CREATE INDEX ON %s (%s);",
 				field, c.Table, c.Column, c.Name, c.Table, c.Column))
 		}
@@ -327,7 +330,7 @@ func (m *Model) deriveCleaners(cleaners []CleanerAnswers) error {
 // picksOneRow reports whether keys hold every column of the table's primary
 // key or of one of its unique constraints, so that a keyed DELETE of one key
 // removes one row. A table with neither cannot be told: its key is taken.
-func picksOneRow(t *Table, keys []string) bool {
+func picksOneRow(t *sqlschema.Table, keys []string) bool {
 	sets := append([][]string{t.PrimaryKey}, t.Unique...)
 	if len(t.PrimaryKey) == 0 {
 		sets = t.Unique
@@ -398,7 +401,7 @@ func testInsert(table, column string) string {
 
 // schema reads the tables of the service: gsgen's own migrations, for the
 // components it has, then the user's.
-func (m *Model) schema() (Schema, error) {
+func (m *Model) schema() (sqlschema.Schema, error) {
 	if len(m.userSQL) == 0 {
 		return ownSchema(m.Components)
 	}
@@ -415,7 +418,7 @@ func (m *Model) schema() (Schema, error) {
 			files[p] = b
 		}
 	}
-	return ReadSchema(files)
+	return sqlschema.ReadSchema(files)
 }
 
 // missingTable explains a cleaner's table the schema does not have: one of
@@ -635,19 +638,21 @@ func (m *Model) CleanerTarget() (table, column string, ok bool) {
 	if err != nil {
 		return "", "", false
 	}
-	var order []*Table
+	var order []*sqlschema.Table
 	for _, gt := range gsgenTables {
 		if t := schema[gt.name]; t != nil {
 			order = append(order, t)
 		}
 	}
-	var users []*Table
+	var users []*sqlschema.Table
 	for name, t := range schema {
 		if _, own := gsgenTableNamed(name); !own {
 			users = append(users, t)
 		}
 	}
-	slices.SortFunc(users, func(a, b *Table) int { return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.Name, b.Name)) })
+	slices.SortFunc(users, func(a, b *sqlschema.Table) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.Name, b.Name))
+	})
 	for _, t := range append(order, users...) {
 		cleaned := slices.ContainsFunc(m.Cleaners, func(c CleanerJob) bool { return c.Table == t.Name })
 		if col := m.TimestampColumnOf(t.Name); col != "" && !cleaned {
@@ -669,7 +674,7 @@ func (m *Model) TimestampColumnOf(table string) string {
 		return ""
 	}
 	for _, c := range schema[table].Columns {
-		if c.isTimestamp() {
+		if c.IsTimestamp() {
 			return c.Name
 		}
 	}

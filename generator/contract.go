@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // The numbers of the contract (design.md): the defaults, bounds and shares
@@ -158,7 +160,7 @@ var Contract = []Number{
 	{"lease.renew", LeaseRenewShare, "of the TTL between renewals", []string{`renews it every (third) of its TTL`}},
 	{"lease.keep", LeaseKeepShare, "of the TTL a holder that cannot renew keeps running", []string{`cuts its run's context at (three quarters) of the TTL`}},
 	{"names.max", maxInstanceName, "characters of a consumer's, cleaner's or worker's name", []string{`workers have at most (\d+) characters`}},
-	{"gsgen.lock_wait", LockWait, "how long a run waits for another on the same service", []string{
+	{"gsgen.lock_wait", servicedir.LockWait, "how long a run waits for another on the same service", []string{
 		`a second run waits up to (\d+ s)`, `kept the service locked \(` + "`LockError`" + `\) for longer than (\d+ s)`}},
 }
 

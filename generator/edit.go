@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // named is a named instance in the answers: a Kafka consumer, a cleaner, a
@@ -143,7 +145,7 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 			// Task types are the user's handlers on this server: removing it
 			// must not drop them from gsgen.yaml unsaid.
 			if types := KindNamed(string(Task)).Instances.names(a); len(types) > 0 {
-				return a, &InputError{Field: "tasks", Msg: fmt.Sprintf("the service has task types (%s), which run on the asynq server", listShort(types, 8)),
+				return a, &InputError{Field: "tasks", Msg: fmt.Sprintf("the service has task types (%s), which run on the asynq server", problem.ListShort(types, 8)),
 					Fix: fmt.Sprintf("remove them first (gsgen remove task %s; your handler files stay), then remove asynq", types[0])}
 			}
 			a.Asynq = AsynqAnswers{}

@@ -2,6 +2,15 @@
 // FilePlan (which template becomes which path, and who owns it) → Rendered
 // files in memory → Changes written atomically. No step reaches back into an
 // earlier one, and nothing touches the disk before every file has rendered.
+//
+// The pieces that know nothing of the answers are packages below this one,
+// each importing only packages of a lower layer (layers_test.go fails
+// otherwise): problem (the typed errors every step reports), textdiff (the
+// line diff and the three-way merge), sqlc (sqlc over a service's SQL),
+// sqlschema (the tables a service's migrations create), textchart (terminal
+// charts and tables) and servicedir (the bytes on disk: the directory, its
+// lock and journal, gsgen.lock). The answers, model and
+// render steps are still files of this package, which orchestrates them all.
 package generator
 
 import (
@@ -11,6 +20,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
+	"github.com/gsgen-dev/gsgen/generator/sqlc"
+	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
 // Generate runs the pipeline up to the bytes for a new service: it validates
@@ -44,7 +57,7 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	// The base, a gzip of every file gsgen owns, is the largest step left:
 	// it is encoded beside the check of the rendered Go, a core each, and
 	// dropped if a name is refused.
-	lock := lockOf(files)
+	lock := servicedir.LockOf(files.Files())
 	encoded := make(chan []byte, 1)
 	go func() { encoded <- EncodeBase(Version, lock, baseOf(files)) }()
 	err = m.checkRenderedGo(files)
@@ -53,7 +66,7 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 		return nil, nil, err
 	}
 	files = append(files,
-		RenderedFile{PlannedFile: PlannedFile{Path: LockFile, Owner: OwnedByGsgen, NoMarker: true}, Content: lock.Bytes()},
+		RenderedFile{PlannedFile: PlannedFile{Path: servicedir.LockFile, Owner: OwnedByGsgen, NoMarker: true}, Content: lock.Bytes()},
 		RenderedFile{PlannedFile: PlannedFile{Path: BaseFile, Owner: OwnedByGsgen, NoMarker: true}, Content: base})
 	slices.SortFunc(files, func(a, b RenderedFile) int { return strings.Compare(a.Path, b.Path) })
 	return m, files, nil
@@ -66,7 +79,7 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 // cgo), with SQL of the user's by the sqlc child, which takes about as long
 // as the rendering.
 func renderBesideSQLC(m *Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
-	inputs, err := render(m, plan, func(f PlannedFile) bool { return isSQLCInput(f.Path) })
+	inputs, err := render(m, plan, func(f PlannedFile) bool { return sqlc.IsInput(f.Path) })
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +96,7 @@ func renderBesideSQLC(m *Model, plan FilePlan, userSQL map[string][]byte) (Rende
 		files, err := db()
 		done <- result{files, err}
 	}()
-	rest, err := render(m, plan, func(f PlannedFile) bool { return !isSQLCInput(f.Path) })
+	rest, err := render(m, plan, func(f PlannedFile) bool { return !sqlc.IsInput(f.Path) })
 	out := <-done // always waited for: a sqlc child never outlives the call
 	if err != nil {
 		return nil, err // a template bug, reported before what sqlc made of its inputs
@@ -106,7 +119,7 @@ func sqlcOutput(inputs Rendered, userSQL map[string][]byte) (Rendered, error) {
 		in[f.Path] = f.Content
 	}
 	var files Rendered
-	out, err := GenerateSQLC(in)
+	out, err := sqlc.Generate(in)
 	if err != nil {
 		if len(userSQL) > 0 {
 			// gsgen's own queries are checked by its tests: with the user's SQL
@@ -179,7 +192,7 @@ func migrationVersionsClash(m *Model, plan FilePlan, userSQL map[string][]byte) 
 // migrationVersion is the version goose reads from a migration's name: the
 // number before its first underscore.
 func migrationVersion(p string) (int64, bool) {
-	if !isMigration(p) {
+	if !sqlschema.IsMigration(p) {
 		return 0, false
 	}
 	num, _, ok := strings.Cut(path.Base(p), "_")

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/textchart"
 )
 
 // Ladder is the shutdown budget of design §6: preStop, then the drains in
@@ -224,7 +227,7 @@ func (l Ladder) fitHint(longest Drain) string {
 				over = append(over, d.Key)
 			}
 		}
-		hint += fmt.Sprintf(", or shorten %s to %s", andList(over), Seconds(fit))
+		hint += fmt.Sprintf(", or shorten %s to %s", problem.AndList(over), Seconds(fit))
 	}
 	// The close budget is a number of the sum too: when it alone would make
 	// the ladder fit, say so.
@@ -272,7 +275,7 @@ func (l Ladder) Table() string { return l.TableFit(0) }
 
 // TableFit is Table laid out for cols terminal columns (0: no limit).
 func (l Ladder) TableFit(cols int) string {
-	t := TextTable{Header: []string{"STEP", "BUDGET", "FROM", "TO", "ANSWER", "WHAT"}}
+	t := textchart.Table{Header: []string{"STEP", "BUDGET", "FROM", "TO", "ANSWER", "WHAT"}}
 	for _, p := range l.Phases() {
 		t.Rows = append(t.Rows, []string{p.Name, Seconds(p.End - p.Start), Seconds(p.Start), Seconds(p.End), p.Key, p.Note})
 	}
@@ -310,27 +313,15 @@ func (l Ladder) Timeline(width int) string { return l.TimelineFit(width, 0) }
 // TimelineFit is Timeline at most width columns wide, narrower when that
 // is what fits in cols terminal columns (0: no limit).
 func (l Ladder) TimelineFit(width, cols int) string {
-	c := Chart{End: max(l.Grace, l.Worst()), Width: width}
+	c := textchart.Chart{End: max(l.Grace, l.Worst()), Width: width}
 	for _, p := range l.Phases() {
 		fill := byte('#')
 		if p.Name == "slack" {
 			fill = '.'
 		}
-		c.Rows = append(c.Rows, ChartRow{Name: p.Name, Bars: []Bar{{p.Start, p.End, fill}}, Note: Seconds(p.Start) + "-" + Seconds(p.End)})
+		c.Rows = append(c.Rows, textchart.Row{Name: p.Name, Bars: []textchart.Bar{{From: p.Start, To: p.End, Fill: fill}}, Note: Seconds(p.Start) + "-" + Seconds(p.End)})
 	}
-	c.Rows = append(c.Rows, ChartRow{Name: "SIGKILL", At: l.Grace, Note: "at " + Seconds(l.Grace)})
+	c.Rows = append(c.Rows, textchart.Row{Name: "SIGKILL", At: l.Grace, Note: "at " + Seconds(l.Grace)})
 	c, _ = c.Fit(cols)
 	return c.String()
-}
-
-// Seconds formats d for budgets: whole seconds as "60s" rather than "1m0s",
-// whole hours (retentions) as "168h".
-func Seconds(d time.Duration) string {
-	if d >= time.Hour && d%time.Hour == 0 {
-		return fmt.Sprintf("%dh", d/time.Hour)
-	}
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%ds", d/time.Second)
-	}
-	return d.String()
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"maps"
 	"sync"
+
+	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
 // ownSchemaJSON is what ReadSchema reads from each component's own
@@ -16,20 +18,20 @@ import (
 //go:embed ownschema.json
 var ownSchemaJSON []byte
 
-var ownSchemas = sync.OnceValues(func() (map[Component]Schema, error) {
-	var out map[Component]Schema
+var ownSchemas = sync.OnceValues(func() (map[Component]sqlschema.Schema, error) {
+	var out map[Component]sqlschema.Schema
 	err := json.Unmarshal(ownSchemaJSON, &out)
 	return out, err
 })
 
 // ownSchema is the tables the migrations of components create, from the
 // stored schemas. Each component's migrations touch only its own tables.
-func ownSchema(components []Component) (Schema, error) {
+func ownSchema(components []Component) (sqlschema.Schema, error) {
 	stored, err := ownSchemas()
 	if err != nil {
 		return nil, err
 	}
-	out := Schema{}
+	out := sqlschema.Schema{}
 	for _, c := range components {
 		maps.Copy(out, stored[c])
 	}

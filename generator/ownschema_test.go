@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
 // The stored schemas of gsgen's own migrations are what ReadSchema reads
@@ -16,13 +18,13 @@ func TestOwnSchemasAreStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := map[Component]Schema{}
+	read := map[Component]sqlschema.Schema{}
 	all := map[string][]byte{}
 	for _, c := range AllComponents {
 		if len(own[c]) == 0 {
 			continue
 		}
-		if read[c], err = ReadSchema(own[c]); err != nil {
+		if read[c], err = sqlschema.ReadSchema(own[c]); err != nil {
 			t.Fatalf("%s: %v", c, err)
 		}
 		for p, b := range own[c] {
@@ -46,7 +48,7 @@ func TestOwnSchemasAreStored(t *testing.T) {
 	if diff := cmp.Diff(read, stored); diff != "" {
 		t.Errorf("ownschema.json is stale; run go test ./generator -run TestOwnSchemasAreStored -update (-read +stored):\n%s", diff)
 	}
-	whole, err := ReadSchema(all)
+	whole, err := sqlschema.ReadSchema(all)
 	if err != nil {
 		t.Fatal(err)
 	}

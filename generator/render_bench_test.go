@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // BenchmarkRenderWorkers renders the full preset one file at a time and
@@ -118,7 +120,7 @@ func BenchmarkNewSteps(b *testing.B) {
 	})
 	b.Run("lock-and-base", func(b *testing.B) {
 		for b.Loop() {
-			EncodeBase(Version, lockOf(files), baseOf(files))
+			EncodeBase(Version, servicedir.LockOf(files.Files()), baseOf(files))
 		}
 	})
 }

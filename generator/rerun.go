@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
+	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
 
 // HandEditError is a re-run that would overwrite files gsgen owns which
@@ -29,7 +33,7 @@ func (e *HandEditError) Unwrap() error { return &e.InputError }
 //   - go.mod and go.sum are merged, keeping the user's own requirements;
 //   - the CI workflow is left out when the user deleted it or has one of
 //     their own (keepWorkflowChoice), and gsgen.yaml records ci: none.
-func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
+func (s *Service) Regenerate(a Answers, force bool) (*Model, servicedir.Changes, error) {
 	a, ciNote, err := s.keepWorkflowChoice(a)
 	if err != nil {
 		return nil, nil, err
@@ -51,7 +55,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		}
 	}
 
-	var changes Changes
+	var changes servicedir.Changes
 	var edited []string
 	var diffs strings.Builder
 	planned := map[string]bool{}
@@ -60,30 +64,30 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		rendered := against
 		if old, ok := s.Base.Of(s.Lock[path]); ok {
 			against = old
-		} else if old, ok := previous[path]; ok && Hash(old) == s.Lock[path].Hash {
+		} else if old, ok := previous[path]; ok && servicedir.Hash(old) == s.Lock[path].Hash {
 			against = old
 		}
-		diffs.WriteString(UnifiedDiff("a/"+path+" (as gsgen wrote it)", "b/"+path+" (on disk)", against, onDisk))
+		diffs.WriteString(textdiff.Unified("a/"+path+" (as gsgen wrote it)", "b/"+path+" (on disk)", against, onDisk))
 		if rendered != nil {
 			diffs.WriteString(s.mergeOffer(path, onDisk, rendered))
 		}
 	}
 	for _, f := range files {
 		planned[f.Path] = true
-		now, err := s.dir.read(f.Path)
+		now, err := s.dir.Read(f.Path)
 		if err != nil {
 			return nil, nil, err
 		}
-		onDisk, missing := now.content, !now.exists
+		onDisk, missing := now.Content, !now.Exists
 		entry, known := s.Lock[f.Path]
-		c := Change{RenderedFile: f, onDisk: onDisk, compared: true}
+		c := servicedir.Change{File: f.File(), OnDisk: onDisk, Compared: true}
 		switch {
 		case missing && f.Owner == OwnedByUser && known:
-			c.Action = Skip // the user deleted a file of theirs: respect that
+			c.Action = servicedir.Skip // the user deleted a file of theirs: respect that
 		case missing:
-			c.Action = Create
+			c.Action = servicedir.Create
 		case f.Owner == OwnedByUser:
-			c.Action = Keep
+			c.Action = servicedir.Keep
 			if w := olderHandler(f, onDisk); w != "" {
 				m.warnings = append(m.warnings, w)
 			}
@@ -91,12 +95,12 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 			if c.Content, err = f.Merge(onDisk, f.Content); err != nil {
 				return nil, nil, err
 			}
-			c.Action = sameOr(onDisk, c.Content, Overwrite)
+			c.Action = servicedir.SameOr(onDisk, c.Content, servicedir.Overwrite)
 		case bytes.Equal(onDisk, f.Content):
-			c.Action = Identical
+			c.Action = servicedir.Identical
 		default:
-			c.Action = Overwrite
-			if known && entry.Owner == OwnedByGsgen && Hash(onDisk) != entry.Hash && f.Path != LockFile {
+			c.Action = servicedir.Overwrite
+			if known && entry.Owner == OwnedByGsgen && servicedir.Hash(onDisk) != entry.Hash && f.Path != servicedir.LockFile {
 				handEdit(f.Path, onDisk, f.Content)
 				c.HandEdited = true
 			}
@@ -108,25 +112,25 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		if planned[p] {
 			continue
 		}
-		now, err := s.dir.read(p)
+		now, err := s.dir.Read(p)
 		if err != nil {
 			return nil, nil, err
 		}
-		if !now.exists {
+		if !now.Exists {
 			continue
 		}
-		onDisk := now.content
-		c := Change{RenderedFile: RenderedFile{PlannedFile: PlannedFile{Path: p, Owner: s.Lock[p].Owner}, Content: onDisk}, onDisk: onDisk, compared: true}
+		onDisk := now.Content
+		c := servicedir.Change{File: servicedir.File{Path: p, Owner: s.Lock[p].Owner, Content: onDisk}, OnDisk: onDisk, Compared: true}
 		switch {
 		case s.Lock[p].Owner == OwnedByUser:
-			c.Action = Leave
-		case p == CIWorkflowPath && Hash(onDisk) != s.Lock[p].Hash:
+			c.Action = servicedir.Leave
+		case p == CIWorkflowPath && servicedir.Hash(onDisk) != s.Lock[p].Hash:
 			// ci: none with a workflow edited by hand: the edits make it the
 			// user's CI, which ci: none leaves alone.
-			c.Action = Leave
+			c.Action = servicedir.Leave
 		default:
-			c.Action = Delete
-			if Hash(onDisk) != s.Lock[p].Hash {
+			c.Action = servicedir.Delete
+			if servicedir.Hash(onDisk) != s.Lock[p].Hash {
 				handEdit(p, onDisk, nil)
 				c.HandEdited = true
 			}
@@ -140,7 +144,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 			fix += "; to keep your " + CIWorkflowPath + ", set ci: none in gsgen.yaml"
 		}
 		return nil, nil, &HandEditError{
-			InputError: InputError{Field: listShort(edited, 8),
+			InputError: InputError{Field: problem.ListShort(edited, 8),
 				Msg: fmt.Sprintf("edited by hand since gsgen wrote %s", map[bool]string{true: "it", false: "them"}[len(edited) == 1]),
 				Fix: fix},
 			Paths: edited,
@@ -148,37 +152,6 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, Changes, error) {
 		}
 	}
 	return m, changes, nil
-}
-
-func sameOr(onDisk, content []byte, otherwise Action) Action {
-	if bytes.Equal(onDisk, content) {
-		return Identical
-	}
-	return otherwise
-}
-
-// Diff is a unified diff of every change, for --dry-run.
-func (cs Changes) Diff() string {
-	var b strings.Builder
-	for _, c := range cs {
-		var before, after []byte
-		switch c.Action {
-		case Create:
-			after = c.Content
-		case Overwrite:
-			before, after = c.onDisk, c.Content
-		case Delete:
-			before = c.Content
-		default:
-			continue
-		}
-		if c.Path == BaseFile {
-			fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\nBinary files differ (gsgen's record of what it wrote)\n", c.Path, c.Path)
-			continue
-		}
-		b.WriteString(UnifiedDiff("a/"+c.Path, "b/"+c.Path, before, after))
-	}
-	return b.String()
 }
 
 // olderHandler warns about a consumer handler of the user's written by a
@@ -201,7 +174,7 @@ func (s *Service) mergeOffer(path string, onDisk, rendered []byte) string {
 	if !ok {
 		return fmt.Sprintf("# %s: gsgen has no record of what it wrote (a service from before gsgen.base), so gsgen upgrade lists every difference as a conflict\n", path)
 	}
-	r := Merge3(base, onDisk, rendered, MergeLabels{Ours: "yours", Base: "gsgen, as it wrote the file", Theirs: "gsgen " + Version})
+	r := textdiff.Merge3(base, onDisk, rendered, textdiff.Labels{Ours: "yours", Base: "gsgen, as it wrote the file", Theirs: "gsgen " + Version})
 	switch {
 	case len(r.Conflicts) > 0:
 		var where []string
@@ -213,5 +186,5 @@ func (s *Service) mergeOffer(path string, onDisk, rendered []byte) string {
 		return fmt.Sprintf("# %s: gsgen's version did not change: gsgen upgrade keeps your edit as it is\n", path)
 	}
 	return fmt.Sprintf("# %s: gsgen upgrade merges your edit with gsgen's new version cleanly, changing the file so:\n%s", path,
-		UnifiedDiff("a/"+path+" (on disk)", "b/"+path+" (merged)", onDisk, r.Merged))
+		textdiff.Unified("a/"+path+" (on disk)", "b/"+path+" (merged)", onDisk, r.Merged))
 }

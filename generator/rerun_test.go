@@ -1,65 +1,13 @@
 package generator
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
-
-func TestUnifiedDiff(t *testing.T) {
-	a := "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n"
-	b := strings.Replace(strings.Replace(a, "two\n", "TWO\n", 1), "eleven\n", "eleven\nand a half\n", 1)
-	want := `--- a/f
-+++ b/f
-@@ -1,5 +1,5 @@
- one
--two
-+TWO
- three
- four
- five
-@@ -9,4 +9,5 @@
- nine
- ten
- eleven
-+and a half
- twelve
-`
-	if diff := cmp.Diff(want, UnifiedDiff("a/f", "b/f", []byte(a), []byte(b))); diff != "" {
-		t.Errorf("UnifiedDiff (-want +got):\n%s", diff)
-	}
-	if d := UnifiedDiff("a", "b", []byte(a), []byte(a)); d != "" {
-		t.Errorf("equal inputs gave %q", d)
-	}
-	created := UnifiedDiff("/dev/null", "b/f", nil, []byte("x\ny\n"))
-	if !strings.Contains(created, "@@ -0,0 +1,2 @@\n+x\n+y\n") {
-		t.Errorf("creation diff:\n%s", created)
-	}
-	noEOL := UnifiedDiff("a", "b", []byte("x\n"), []byte("x\ny"))
-	if !strings.Contains(noEOL, "+y\n\\ No newline at end of file\n") {
-		t.Errorf("missing final newline not shown:\n%s", noEOL)
-	}
-}
-
-func TestLockRoundTrip(t *testing.T) {
-	l := Lock{"cmd/x/main.go": {OwnedByGsgen, Hash([]byte("a"))}, "internal/httpapi/routes.go": {OwnedByUser, Hash([]byte("b"))}}
-	back, err := ParseLock(l.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(l, back); diff != "" {
-		t.Errorf("round trip (-wrote +read):\n%s", diff)
-	}
-	var ie *InputError
-	if _, err := ParseLock([]byte("gsgen abc main.go\n")); !errors.As(err, &ie) || !strings.Contains(err.Error(), "gsgen.lock:1") {
-		t.Errorf("bad line: %v", err)
-	}
-}
 
 func TestMergeGoMod(t *testing.T) {
 	stdMod := generatedFile(t, "go.mod", "http")
@@ -94,7 +42,7 @@ func writeService(t *testing.T, a Answers) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := DiffTarget(dir, files, false)
+	cs, err := servicedir.DiffTarget(dir, files.Files(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,18 +63,18 @@ func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	actions := map[string]Action{}
+	actions := map[string]servicedir.Action{}
 	for _, c := range cs {
 		actions[c.Path] = c.Action
 	}
-	for path, want := range map[string]Action{
-		"internal/consumer/consumer.go":          Delete,
-		"internal/consumer/events_handler.go":    Leave,
-		"db/migrations/0002_processed_event.sql": Delete,
-		"internal/httpapi/routes.go":             Keep,
-		"go.mod":                                 Overwrite,
-		"cmd/shop/main.go":                       Overwrite,
-		"internal/db/processed_event.sql.go":     Delete,
+	for path, want := range map[string]servicedir.Action{
+		"internal/consumer/consumer.go":          servicedir.Delete,
+		"internal/consumer/events_handler.go":    servicedir.Leave,
+		"db/migrations/0002_processed_event.sql": servicedir.Delete,
+		"internal/httpapi/routes.go":             servicedir.Keep,
+		"go.mod":                                 servicedir.Overwrite,
+		"cmd/shop/main.go":                       servicedir.Overwrite,
+		"internal/db/processed_event.sql.go":     servicedir.Delete,
 	} {
 		if actions[path] != want {
 			t.Errorf("%s: %q, want %q", path, actions[path], want)
@@ -146,12 +94,12 @@ func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 // readService opens dir for the test and reads its service.
 func readService(t *testing.T, dir string) *Service {
 	t.Helper()
-	d, err := OpenServiceDir(dir, false, nil)
+	d, err := servicedir.OpenServiceDir(dir, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	svc, err := d.ReadService()
+	svc, err := ReadService(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,26 +122,6 @@ func generatedFile(t *testing.T, path string, components ...string) []byte {
 	return nil
 }
 
-// A hand edit of thousands of lines gets a bounded diff: the lines both
-// sides share at their start and end are not compared, and past that a
-// summary stands in for the table the diff would need.
-func TestUnifiedDiffIsBounded(t *testing.T) {
-	long := strings.Repeat("same\n", 100000)
-	d := UnifiedDiff("a", "b", []byte(long+"old\n"+long), []byte(long+"new\n"+long))
-	if !strings.Contains(d, "-old\n+new\n") || strings.Count(d, "\n") > 20 {
-		t.Errorf("one changed line in a long file:\n%.500s", d)
-	}
-	var x, y strings.Builder
-	for i := range 5000 {
-		fmt.Fprintf(&x, "a%d\n", i)
-		fmt.Fprintf(&y, "b%d\n", i)
-	}
-	d = UnifiedDiff("a", "b", []byte(x.String()), []byte(y.String()))
-	if !strings.Contains(d, "@@ -1,5000 +1,5000 @@ too many changed lines to show here") {
-		t.Errorf("5000 changed lines:\n%.500s", d)
-	}
-}
-
 // A handler of the user's from before batched consumers (its Handle takes no
 // transaction) is kept as it is, with a warning that says what to change;
 // the handler gsgen writes today gets none.
@@ -201,12 +129,12 @@ func TestRegenerateWarnsOfAnOlderHandler(t *testing.T) {
 	dir := writeService(t, Answers{Name: "shop", Components: []string{"kafka"}})
 	warned := func() []string {
 		t.Helper()
-		d, err := OpenServiceDir(dir, false, nil)
+		d, err := servicedir.OpenServiceDir(dir, false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer d.Close() // the next call opens it again
-		svc, err := d.ReadService()
+		svc, err := ReadService(d)
 		if err != nil {
 			t.Fatal(err)
 		}

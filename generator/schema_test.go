@@ -2,76 +2,11 @@ package generator
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/gsgen-dev/gsgen/generator/internal/sqlfixture"
 )
-
-// schemaMigrations exercise what ReadSchema reads: primary keys on a column
-// and on the table, quoted and schema-qualified names, types written every
-// way, indexes, unique constraints, ALTER TABLE, renames, drops, goose Down
-// sections, golang-migrate down files and psql meta-commands.
-var schemaMigrations = map[string][]byte{
-	"db/migrations/0100_sessions.sql": []byte("-- +goose Up\nCREATE TABLE sessions (\n  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n  expires_at timestamp with time zone NOT NULL DEFAULT now(),\n  note text\n);\nCREATE INDEX sessions_expires ON sessions (expires_at);\n-- +goose Down\nCREATE TABLE dropped_in_down (id int);\n"),
-	"db/migrations/0101_pairs.sql":    []byte("\\restrict abc\ncreate table if not exists public.\"pairs\" (a int, b int, seen timestamptz, tags timestamptz[], primary key (a, b), unique (seen));"),
-	"db/migrations/0102_plain.sql":    []byte("CREATE TABLE plain (id bigint, at timestamp(3), day date);\nCREATE TABLE other.elsewhere (id int);"),
-	"db/migrations/0103_alter.sql":    []byte("ALTER TABLE plain ADD COLUMN gone_at timestamptz, DROP COLUMN day;\nALTER TABLE plain RENAME COLUMN at TO created_at;\nALTER TABLE sessions RENAME TO user_sessions;\nCREATE TABLE temp (id int); DROP TABLE temp;"),
-	"db/migrations/0104_x.down.sql":   []byte("CREATE TABLE from_a_down_file (id int);"),
-	"db/migrations/0105_log.sql":      []byte("CREATE TABLE log (at timestamptz);"),
-	"db/queries/x.sql":                []byte("CREATE TABLE not_a_migration (id int);"),
-}
-
-// summary writes a schema as one line per table, for comparison.
-func (s Schema) summary() string {
-	var b strings.Builder
-	for _, name := range sortedKeys(s) {
-		t := s[name]
-		var cols []string
-		for _, c := range t.Columns {
-			cols = append(cols, c.Name+" "+c.typeName())
-		}
-		fmt.Fprintf(&b, "%s (%s): %s; pk %v; indexes %v\n", name, t.From, strings.Join(cols, ", "), t.PrimaryKey, t.Indexes)
-	}
-	return b.String()
-}
-
-// The summary is the same with cgo (pg_query_go) and without (the
-// WebAssembly build): TestReadSchemaWithoutCgo runs this test with
-// CGO_ENABLED=0.
-func TestReadSchema(t *testing.T) {
-	s, err := ReadSchema(schemaMigrations)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `log (db/migrations/0105_log.sql): at timestamptz; pk []; indexes []
-pairs (db/migrations/0101_pairs.sql): a int4, b int4, seen timestamptz, tags timestamptz[]; pk [a b]; indexes [[seen]]
-plain (db/migrations/0102_plain.sql): id int8, created_at timestamp, gone_at timestamptz; pk []; indexes []
-user_sessions (db/migrations/0100_sessions.sql): id int8, expires_at timestamptz, note text; pk [id]; indexes [[expires_at]]
-`
-	if diff := cmp.Diff(want, s.summary()); diff != "" {
-		t.Errorf("schema (-want +got):\n%s", diff)
-	}
-	_, err = ReadSchema(map[string][]byte{"db/migrations/0001_x.sql": []byte("CREATE TABLE ok (id int);\n\nCRATE TABLE typo (id int);\n")})
-	var ie *InputError
-	if !errors.As(err, &ie) || ie.Field != "db/migrations/0001_x.sql:3" || !strings.Contains(ie.Msg, `syntax error at or near "CRATE"`) {
-		t.Errorf("a syntax error: %v", err)
-	}
-}
-
-func TestReadSchemaWithoutCgo(t *testing.T) {
-	if testing.Short() || os.Getenv("CGO_ENABLED") == "0" {
-		t.Skip("builds gsgen's generator without cgo (minutes when cold); skipped with -short")
-	}
-	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestReadSchema$", ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("CGO_ENABLED=0 go test -run TestReadSchema: %v\n%s", err, out)
-	}
-}
 
 // gsgen reads its own migrations as plain SQL before any model exists.
 func TestGsgenMigrationsArePlainSQL(t *testing.T) {
@@ -120,14 +55,14 @@ func TestCleanerChecksTheSchema(t *testing.T) {
 			"table processed_event comes with the kafka component, which the service does not have; add kafka"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := newModel(c.a, schemaMigrations)
+			_, err := newModel(c.a, sqlfixture.Migrations)
 			var ie *InputError
 			if !errors.As(err, &ie) || ie.Field != c.field || !strings.Contains(ie.Error(), c.msg) {
 				t.Errorf("err = %v, want field %s and %q", err, c.field, c.msg)
 			}
 		})
 	}
-	m, err := newModel(cleaner(CleanerAnswers{Table: "plain", Column: "created_at"}), schemaMigrations)
+	m, err := newModel(cleaner(CleanerAnswers{Table: "plain", Column: "created_at"}), sqlfixture.Migrations)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,11 +73,11 @@ func TestCleanerChecksTheSchema(t *testing.T) {
 		t.Errorf("key %q, want the id column of a table without a primary key", m.Cleaners[0].Key)
 	}
 	for _, key := range []string{"b, a", "seen", "a, b, seen"} { // the whole primary key, a unique constraint, more
-		if _, err := newModel(cleaner(CleanerAnswers{Table: "pairs", Column: "seen", Key: key}), schemaMigrations); err != nil {
+		if _, err := newModel(cleaner(CleanerAnswers{Table: "pairs", Column: "seen", Key: key}), sqlfixture.Migrations); err != nil {
 			t.Errorf("key %q picks one row of pairs: %v", key, err)
 		}
 	}
-	m, err = newModel(cleaner(CleanerAnswers{Table: "pairs", Column: "seen"}), schemaMigrations)
+	m, err = newModel(cleaner(CleanerAnswers{Table: "pairs", Column: "seen"}), sqlfixture.Migrations)
 	if err != nil || m.Cleaners[0].Key != "a, b" || len(m.Warnings()) != 0 {
 		t.Errorf("pairs: key %q, warnings %q, err %v; want the primary key, no warning (a unique index covers seen)", m.Cleaners[0].Key, m.Warnings(), err)
 	}

@@ -2,6 +2,8 @@ package generator
 
 import (
 	"fmt"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // Service is a generated service on disk, as a re-run (add, regen, remove)
@@ -9,76 +11,77 @@ import (
 // the user added beside gsgen's.
 type Service struct {
 	Answers Answers           // gsgen.yaml, as written (defaults already applied)
-	Lock    Lock              // gsgen.lock; nil for a service without one
+	Lock    servicedir.Lock   // gsgen.lock; nil for a service without one
 	Base    *Base             // gsgen.base; nil for a service written before it
 	UserSQL map[string][]byte // the user's own db/migrations and db/queries files
-	dir     *ServiceDir
+	dir     *servicedir.ServiceDir
 }
 
-// ReadAnswers reads the service's gsgen.yaml.
-func (d *ServiceDir) ReadAnswers() (Answers, error) {
-	yaml, err := d.readAtMost(AnswersFile, MaxAnswersFile)
+// readServiceAnswers reads the gsgen.yaml of the service in d.
+func readServiceAnswers(d *servicedir.ServiceDir) (Answers, error) {
+	yaml, err := d.ReadAtMost(AnswersFile, servicedir.MaxAnswersFile)
 	if err != nil {
 		return Answers{}, err
 	}
-	if !yaml.exists {
-		return Answers{}, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.shown),
+	if !yaml.Exists {
+		return Answers{}, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.Name()),
 			Fix: "run this inside a generated service, pass --dir, or create one with gsgen new"}
 	}
-	return ParseAnswersFile(d.show(AnswersFile), yaml.content)
+	return ParseAnswersFile(d.Show(AnswersFile), yaml.Content)
 }
 
-// ReadService reads the service in DIR.
-func (d *ServiceDir) ReadService() (*Service, error) {
-	a, err := d.ReadAnswers()
+// ReadService reads the service in d.
+func ReadService(d *servicedir.ServiceDir) (*Service, error) {
+	a, err := readServiceAnswers(d)
 	if err != nil {
 		return nil, err
 	}
-	return d.readService(a)
+	return readServiceWith(d, a)
 }
 
-// ReadServiceToUpgrade reads the service in DIR as gsgen upgrade does: its
+// ReadServiceToUpgrade reads the service in d as gsgen upgrade does: its
 // gsgen.yaml brought from an older format to this gsgen's
 // (MigrateAnswersFile), with one line for each thing migrating changed.
-func (d *ServiceDir) ReadServiceToUpgrade() (*Service, []string, error) {
-	yaml, err := d.readAtMost(AnswersFile, MaxAnswersFile)
+func ReadServiceToUpgrade(d *servicedir.ServiceDir) (*Service, []string, error) {
+	yaml, err := d.ReadAtMost(AnswersFile, servicedir.MaxAnswersFile)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !yaml.exists {
-		return nil, nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.shown),
+	if !yaml.Exists {
+		return nil, nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.Name()),
 			Fix: "run this inside a generated service, or give its directory"}
 	}
-	a, notes, err := MigrateAnswersFile(d.show(AnswersFile), yaml.content)
+	a, notes, err := MigrateAnswersFile(d.Show(AnswersFile), yaml.Content)
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := d.readService(a)
+	s, err := readServiceWith(d, a)
 	return s, notes, err
 }
 
-func (d *ServiceDir) readService(a Answers) (*Service, error) {
+// readServiceWith reads the service in d, its answers already read.
+func readServiceWith(d *servicedir.ServiceDir, a Answers) (*Service, error) {
 	s := &Service{Answers: a, UserSQL: map[string][]byte{}, dir: d}
-	lock, err := d.readAtMost(LockFile, maxLockFile)
+	lock, err := d.ReadAtMost(servicedir.LockFile, servicedir.MaxLockFile)
 	if err != nil {
 		return nil, err
 	}
-	if lock.exists {
-		if s.Lock, err = ParseLock(lock.content); err != nil {
+	if lock.Exists {
+		if s.Lock, err = servicedir.ParseLock(lock.Content); err != nil {
 			return nil, err
 		}
 	}
-	base, err := d.readAtMost(BaseFile, maxBaseFile)
+	base, err := d.ReadAtMost(BaseFile, maxBaseFile)
 	if err != nil {
 		return nil, err
 	}
-	if base.exists {
-		if s.Base, err = ParseBase(base.content); err != nil {
+	if base.Exists {
+		if s.Base, err = ParseBase(base.Content); err != nil {
 			return nil, err
 		}
 	}
 	for _, dir := range []string{"db/migrations", "db/queries"} {
-		paths, err := d.listSQL(dir)
+		paths, err := d.ListSQL(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -86,12 +89,12 @@ func (d *ServiceDir) readService(a Answers) (*Service, error) {
 			if e, ok := s.Lock[p]; ok && e.Owner == OwnedByGsgen {
 				continue // gsgen's own, re-rendered (or removed) by the run
 			}
-			f, err := d.read(p)
+			f, err := d.Read(p)
 			if err != nil {
 				return nil, err
 			}
-			if f.exists {
-				s.UserSQL[p] = f.content
+			if f.Exists {
+				s.UserSQL[p] = f.Content
 			}
 		}
 	}

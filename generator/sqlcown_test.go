@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gsgen-dev/gsgen/generator/sqlc"
 )
 
 // gsgen renders the sqlc output for its own SQL from templates/sqlc instead
@@ -41,7 +43,7 @@ func TestOwnSQLCOutputIsSQLCs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs, err := render(m, plan, func(f PlannedFile) bool { return isSQLCInput(f.Path) })
+		inputs, err := render(m, plan, func(f PlannedFile) bool { return sqlc.IsInput(f.Path) })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"golang.org/x/mod/semver"
+
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
+	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
 
 // Upgrade is what gsgen upgrade does to a service: the changes, the
@@ -14,17 +17,17 @@ import (
 // version that wrote the service.
 type Upgrade struct {
 	Model     *Model
-	Changes   Changes
+	Changes   servicedir.Changes
 	From      string   // the gsgen version that wrote the service; "" when it recorded none
 	Notes     []string // what migrating gsgen.yaml changed
 	Conflicts []FileConflict
-	labels    MergeLabels // of the conflict markers
+	labels    textdiff.Labels // of the conflict markers
 }
 
 // FileConflict is a file whose three-way merge conflicts, and where.
 type FileConflict struct {
 	Path  string
-	Hunks []ConflictHunk
+	Hunks []textdiff.Conflict
 }
 
 // ConflictError is an upgrade that conflicts, run without markers: nothing
@@ -85,7 +88,7 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 		return nil, err
 	}
 	u.Model = m
-	u.labels = MergeLabels{Ours: "yours", Base: "gsgen " + cmp.Or(u.From, "(older)") + ", as it wrote the file", Theirs: "gsgen " + Version}
+	u.labels = textdiff.Labels{Ours: "yours", Base: "gsgen " + cmp.Or(u.From, "(older)") + ", as it wrote the file", Theirs: "gsgen " + Version}
 	planned := map[string]bool{}
 	for _, f := range files {
 		planned[f.Path] = true
@@ -100,18 +103,18 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 		if planned[p] {
 			continue
 		}
-		now, err := s.dir.read(p)
+		now, err := s.dir.Read(p)
 		if err != nil {
 			return nil, err
 		}
-		if !now.exists {
+		if !now.Exists {
 			continue
 		}
-		c := Change{RenderedFile: RenderedFile{PlannedFile: PlannedFile{Path: p, Owner: s.Lock[p].Owner}, Content: now.content}, onDisk: now.content, compared: true}
-		if Hash(now.content) == s.Lock[p].Hash {
-			c.Action = Delete
+		c := servicedir.Change{File: servicedir.File{Path: p, Owner: s.Lock[p].Owner, Content: now.Content}, OnDisk: now.Content, Compared: true}
+		if servicedir.Hash(now.Content) == s.Lock[p].Hash {
+			c.Action = servicedir.Delete
 		} else {
-			c.Action, c.Note = Leave, "edited, and gsgen no longer writes it: kept; adapt or delete it"
+			c.Action, c.Note = servicedir.Leave, "edited, and gsgen no longer writes it: kept; adapt or delete it"
 		}
 		u.Changes = append(u.Changes, c)
 	}
@@ -124,44 +127,44 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 
 // upgradeFile decides what upgrade does to one file gsgen writes (see
 // Upgrade), merging it when the user and gsgen both changed it.
-func (s *Service) upgradeFile(u *Upgrade, f RenderedFile, markers bool) (Change, error) {
-	now, err := s.dir.read(f.Path)
+func (s *Service) upgradeFile(u *Upgrade, f RenderedFile, markers bool) (servicedir.Change, error) {
+	now, err := s.dir.Read(f.Path)
 	if err != nil {
-		return Change{}, err
+		return servicedir.Change{}, err
 	}
-	disk := now.content
+	disk := now.Content
 	entry, known := s.Lock[f.Path]
-	c := Change{RenderedFile: f, onDisk: disk, compared: true}
+	c := servicedir.Change{File: f.File(), OnDisk: disk, Compared: true}
 	switch {
-	case !now.exists && f.Owner == OwnedByUser && known:
-		c.Action = Skip // the user deleted a file of theirs: respect that
-	case !now.exists:
-		c.Action = Create
+	case !now.Exists && f.Owner == OwnedByUser && known:
+		c.Action = servicedir.Skip // the user deleted a file of theirs: respect that
+	case !now.Exists:
+		c.Action = servicedir.Create
 	case f.Merge != nil:
 		if c.Content, err = f.Merge(disk, f.Content); err != nil {
-			return Change{}, err
+			return servicedir.Change{}, err
 		}
-		c.Action = sameOr(disk, c.Content, Overwrite)
+		c.Action = servicedir.SameOr(disk, c.Content, servicedir.Overwrite)
 	case bytes.Equal(disk, f.Content):
-		c.Action = Identical
-	case !inLock(f.PlannedFile):
-		c.Action = Overwrite // gsgen.yaml, the lock and the base: gsgen's records
+		c.Action = servicedir.Identical
+	case !servicedir.InLock(f.File()):
+		c.Action = servicedir.Overwrite // gsgen.yaml, the lock and the base: gsgen's records
 	case !known && f.Owner == OwnedByUser:
-		c.Action, c.Note = Keep, "yours, and gsgen did not write it: not touched"
-	case known && Hash(disk) == entry.Hash:
-		c.Action = Overwrite // not edited since gsgen wrote it
+		c.Action, c.Note = servicedir.Keep, "yours, and gsgen did not write it: not touched"
+	case known && servicedir.Hash(disk) == entry.Hash:
+		c.Action = servicedir.Overwrite // not edited since gsgen wrote it
 		if f.Owner == OwnedByUser {
 			c.Note = "yours, unedited: gsgen's new version"
 		}
-	case known && Hash(f.Content) == entry.Hash:
-		c.Action, c.Note = Keep, "your edit kept: gsgen's version of the file did not change"
+	case known && servicedir.Hash(f.Content) == entry.Hash:
+		c.Action, c.Note = servicedir.Keep, "your edit kept: gsgen's version of the file did not change"
 	default:
 		var base []byte
 		if known {
 			base, _ = s.Base.Of(entry)
 		}
-		r := Merge3(base, disk, f.Content, u.labels)
-		c.rendered = f.Content
+		r := textdiff.Merge3(base, disk, f.Content, u.labels)
+		c.Unmerged = f.Content
 		if n := len(r.Conflicts); n > 0 {
 			u.Conflicts = append(u.Conflicts, FileConflict{Path: f.Path, Hunks: r.Conflicts})
 			c.Note = fmt.Sprintf("CONFLICT: %s, listed below", plural(n, "hunk"))
@@ -172,7 +175,7 @@ func (s *Service) upgradeFile(u *Upgrade, f RenderedFile, markers bool) (Change,
 			c.Note = "merged: your edits and gsgen's changes"
 		}
 		c.Content = r.Merged
-		c.Action = sameOr(disk, r.Merged, Overwrite)
+		c.Action = servicedir.SameOr(disk, r.Merged, servicedir.Overwrite)
 	}
 	return c, nil
 }
@@ -183,7 +186,7 @@ func (u *Upgrade) ConflictList() string {
 	var b strings.Builder
 	for _, f := range u.Conflicts {
 		for _, h := range f.Hunks {
-			fmt.Fprintf(&b, "conflict  %s %s\n%s", f.Path, h.Where(), h.markers(u.labels))
+			fmt.Fprintf(&b, "conflict  %s %s\n%s", f.Path, h.Where(), h.Markers(u.labels))
 		}
 	}
 	return b.String()

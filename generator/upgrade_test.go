@@ -7,17 +7,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gsgen-dev/gsgen/generator/internal/disktest"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
+	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
 
 // pretendOlderGsgen makes dir look as if an older gsgen had written old for
 // path: the file, its lock entry and its base. It returns old.
 func pretendOlderGsgen(t *testing.T, dir, path, old string) string {
 	t.Helper()
-	lockB, err := os.ReadFile(filepath.Join(dir, LockFile))
+	lockB, err := os.ReadFile(filepath.Join(dir, servicedir.LockFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lock, err := ParseLock(lockB)
+	lock, err := servicedir.ParseLock(lockB)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,10 +34,10 @@ func pretendOlderGsgen(t *testing.T, dir, path, old string) string {
 		maps.Copy(content, base.blobs)
 	}
 	e := lock[path]
-	e.Hash = Hash([]byte(old))
+	e.Hash = servicedir.Hash([]byte(old))
 	lock[path] = e
 	content[e.Hash] = []byte(old)
-	writeTestFile(t, filepath.Join(dir, LockFile), string(lock.Bytes()))
+	writeTestFile(t, filepath.Join(dir, servicedir.LockFile), string(lock.Bytes()))
 	writeTestFile(t, filepath.Join(dir, BaseFile), string(EncodeBase("v0.25.0", lock, content)))
 	writeTestFile(t, filepath.Join(dir, path), old)
 	return old
@@ -65,14 +69,14 @@ func replaceOnce(t *testing.T, s, old, new string) string {
 }
 
 // upgradeService reads the service in dir and plans its upgrade.
-func upgradeService(t *testing.T, dir string, markers bool) (*ServiceDir, *Upgrade, error) {
+func upgradeService(t *testing.T, dir string, markers bool) (*servicedir.ServiceDir, *Upgrade, error) {
 	t.Helper()
-	d, err := OpenServiceDir(dir, false, nil)
+	d, err := servicedir.OpenServiceDir(dir, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	svc, notes, err := d.ReadServiceToUpgrade()
+	svc, notes, err := ReadServiceToUpgrade(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +84,7 @@ func upgradeService(t *testing.T, dir string, markers bool) (*ServiceDir, *Upgra
 	return d, u, err
 }
 
-func changeOf(t *testing.T, u *Upgrade, path string) Change {
+func changeOf(t *testing.T, u *Upgrade, path string) servicedir.Change {
 	t.Helper()
 	for _, c := range u.Changes {
 		if c.Path == path {
@@ -88,7 +92,7 @@ func changeOf(t *testing.T, u *Upgrade, path string) Change {
 		}
 	}
 	t.Fatalf("no change for %s", path)
-	return Change{}
+	return servicedir.Change{}
 }
 
 const (
@@ -126,7 +130,7 @@ func TestUpgradeMergesThreeWays(t *testing.T) {
 		t.Errorf("from %q", u.From)
 	}
 	for _, p := range []string{mainGo, routesGo} {
-		if c := changeOf(t, u, p); c.Action != Overwrite || !strings.HasPrefix(c.Note, "merged") {
+		if c := changeOf(t, u, p); c.Action != servicedir.Overwrite || !strings.HasPrefix(c.Note, "merged") {
 			t.Errorf("%s: %s (%s)", p, c.Action, c.Note)
 		}
 	}
@@ -135,7 +139,7 @@ func TestUpgradeMergesThreeWays(t *testing.T) {
 	}
 	d.Close()
 	if got := readTestFile(t, filepath.Join(dir, mainGo)); got != replaceOnce(t, current, "\texitConfig = 2", edit+"\texitConfig = 2") {
-		t.Errorf("main.go is not gsgen's new version with the edit:\n%s", UnifiedDiff("want", "got", []byte(current), []byte(got)))
+		t.Errorf("main.go is not gsgen's new version with the edit:\n%s", textdiff.Unified("want", "got", []byte(current), []byte(got)))
 	}
 	if got := readTestFile(t, filepath.Join(dir, routesGo)); !strings.Contains(got, route) || !strings.Contains(got, "// another service.\n") {
 		t.Errorf("routes.go lost the user's route or gsgen's change:\n%s", got)
@@ -149,7 +153,7 @@ func TestUpgradeMergesThreeWays(t *testing.T) {
 	}
 	d.Close()
 	for _, c := range again.Changes {
-		if c.Action != Identical && c.Action != Keep {
+		if c.Action != servicedir.Identical && c.Action != servicedir.Keep {
 			t.Errorf("second upgrade: %s %s (%s)", c.Action, c.Path, c.Note)
 		}
 	}
@@ -166,7 +170,7 @@ func TestUpgradeConflict(t *testing.T) {
 	current := readTestFile(t, filepath.Join(dir, mainGo))
 	old := pretendOlderGsgen(t, dir, mainGo, replaceOnce(t, current, newComment, oldComment))
 	writeTestFile(t, filepath.Join(dir, mainGo), replaceOnce(t, old, oldComment, "\t// room for two: my wording.\n"))
-	before := readTree(t, dir)
+	before := disktest.ReadTree(t, dir)
 
 	regenOffer(t, dir, "cmd/shop/main.go: your edit and gsgen's change conflict at line ")
 	d, u, err := upgradeService(t, dir, false)
@@ -178,7 +182,7 @@ func TestUpgradeConflict(t *testing.T) {
 	if list := u.ConflictList(); !strings.Contains(list, "conflict  "+mainGo+" line ") || !strings.Contains(list, "my wording") {
 		t.Errorf("conflict list:\n%s", list)
 	}
-	if got := readTree(t, dir); !maps.Equal(got, before) {
+	if got := disktest.ReadTree(t, dir); !maps.Equal(got, before) {
 		t.Error("a conflicting upgrade changed the service")
 	}
 
@@ -212,10 +216,10 @@ func TestUpgradeWithoutBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
-	if c := changeOf(t, u, mainGo); c.Action != Overwrite || string(c.Content) != current {
+	if c := changeOf(t, u, mainGo); c.Action != servicedir.Overwrite || string(c.Content) != current {
 		t.Errorf("unedited main.go: %s", c.Action)
 	}
-	if c := changeOf(t, u, BaseFile); c.Action != Create {
+	if c := changeOf(t, u, BaseFile); c.Action != servicedir.Create {
 		t.Errorf("gsgen.base: %s", c.Action)
 	}
 
@@ -230,7 +234,7 @@ func TestUpgradeWithoutBase(t *testing.T) {
 	if !errors.As(err, &ce) || len(ce.Files) != 1 || ce.Files[0].Path != mainGo || !ce.Files[0].Hunks[0].NoBase {
 		t.Fatalf("err = %v, want a conflict without base in %s", err, mainGo)
 	}
-	if c := changeOf(t, u, config); c.Action != Keep {
+	if c := changeOf(t, u, config); c.Action != servicedir.Keep {
 		t.Errorf("%s: %s, want keep", config, c.Action)
 	}
 }
@@ -244,9 +248,9 @@ func TestUpgradeNoLongerWritten(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(dir, "internal/old"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		lock, _ := ParseLock([]byte(readTestFile(t, filepath.Join(dir, LockFile))))
-		lock[p] = LockEntry{Owner: OwnedByUser, Hash: Hash([]byte("gone"))}
-		writeTestFile(t, filepath.Join(dir, LockFile), string(lock.Bytes()))
+		lock, _ := servicedir.ParseLock([]byte(readTestFile(t, filepath.Join(dir, servicedir.LockFile))))
+		lock[p] = servicedir.LockEntry{Owner: OwnedByUser, Hash: servicedir.Hash([]byte("gone"))}
+		writeTestFile(t, filepath.Join(dir, servicedir.LockFile), string(lock.Bytes()))
 		pretendOlderGsgen(t, dir, p, "package old\n")
 	}
 	writeTestFile(t, filepath.Join(dir, edited), "package old\n\n// mine\n")
@@ -254,10 +258,10 @@ func TestUpgradeNoLongerWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := changeOf(t, u, gone); c.Action != Delete {
+	if c := changeOf(t, u, gone); c.Action != servicedir.Delete {
 		t.Errorf("%s: %s", gone, c.Action)
 	}
-	if c := changeOf(t, u, edited); c.Action != Leave || c.Note == "" {
+	if c := changeOf(t, u, edited); c.Action != servicedir.Leave || c.Note == "" {
 		t.Errorf("%s: %s", edited, c.Action)
 	}
 	if err := d.Apply(u.Changes); err != nil {
@@ -275,12 +279,12 @@ func TestUpgradeNoLongerWritten(t *testing.T) {
 // holding each of want.
 func regenOffer(t *testing.T, dir string, want ...string) {
 	t.Helper()
-	d, err := OpenServiceDir(dir, false, nil)
+	d, err := servicedir.OpenServiceDir(dir, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	svc, err := d.ReadService()
+	svc, err := ReadService(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +303,7 @@ func regenOffer(t *testing.T, dir string, want ...string) {
 // A service a newer gsgen wrote is not taken back to this one's files.
 func TestUpgradeRefusesANewerService(t *testing.T) {
 	dir := writeService(t, Answers{Name: "shop", Components: []string{"http"}})
-	lock, err := ParseLock([]byte(readTestFile(t, filepath.Join(dir, LockFile))))
+	lock, err := servicedir.ParseLock([]byte(readTestFile(t, filepath.Join(dir, servicedir.LockFile))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,13 +312,13 @@ func TestUpgradeRefusesANewerService(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeTestFile(t, filepath.Join(dir, BaseFile), string(EncodeBase("v99.0.0", lock, b.blobs)))
-	before := readTree(t, dir)
+	before := disktest.ReadTree(t, dir)
 	_, _, err = upgradeService(t, dir, false)
 	var ie *InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "written by gsgen v99.0.0, newer than this one") {
 		t.Errorf("err = %v", err)
 	}
-	if !maps.Equal(readTree(t, dir), before) {
+	if !maps.Equal(disktest.ReadTree(t, dir), before) {
 		t.Error("the refused upgrade changed the service")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
 )
 
@@ -49,7 +50,7 @@ func generate(t *testing.T, p preset, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, err := generator.DiffTarget(dir, files, false)
+	changes, err := servicedir.DiffTarget(dir, files.Files(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

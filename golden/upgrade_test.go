@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // The fixture is a service written by an earlier gsgen: golden/http as it
@@ -37,11 +38,11 @@ func olderService(t *testing.T, withBase bool) string {
 		t.Fatal(err)
 	}
 	if withBase {
-		lockB, err := os.ReadFile(filepath.Join(dir, generator.LockFile))
+		lockB, err := os.ReadFile(filepath.Join(dir, servicedir.LockFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		lock, err := generator.ParseLock(lockB)
+		lock, err := servicedir.ParseLock(lockB)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +52,7 @@ func olderService(t *testing.T, withBase bool) string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			content[generator.Hash(b)] = b
+			content[servicedir.Hash(b)] = b
 		}
 		if err := os.WriteFile(filepath.Join(dir, generator.BaseFile), generator.EncodeBase("v0.25.0", lock, content), 0o644); err != nil {
 			t.Fatal(err)
@@ -76,12 +77,12 @@ func olderService(t *testing.T, withBase bool) string {
 // upgrade runs gsgen upgrade's steps on dir and writes the result.
 func upgrade(t *testing.T, dir string) (*generator.Upgrade, error) {
 	t.Helper()
-	d, err := generator.OpenServiceDir(dir, false, nil)
+	d, err := servicedir.OpenServiceDir(dir, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	svc, notes, err := d.ReadServiceToUpgrade()
+	svc, notes, err := generator.ReadServiceToUpgrade(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/vet/check"
 )
 
@@ -165,7 +166,7 @@ func New(l Lab, dir string) error {
 	}
 	// The marker is written with the service and the README, in one write.
 	rendered = append(rendered, userFile(MarkerFile, mark))
-	changes, err := generator.DiffTarget(dir, rendered, false)
+	changes, err := servicedir.DiffTarget(dir, rendered.Files(), false)
 	if err != nil {
 		return err
 	}
@@ -264,7 +265,7 @@ const maxMarker = 64 << 10
 
 // openMarker reads the marker in the service directory d: the lab, the hints
 // shown (held to what the lab has) and the bytes read.
-func openMarker(d *generator.ServiceDir, dir string) (Lab, marker, []byte, error) {
+func openMarker(d *servicedir.ServiceDir, dir string) (Lab, marker, []byte, error) {
 	field := filepath.Join(dir, MarkerFile)
 	data, exists, err := d.ReadFile(MarkerFile, maxMarker)
 	switch {
@@ -293,10 +294,10 @@ func noLab(dir string) error {
 	return &generator.InputError{Field: dir, Msg: "holds no lab (no " + MarkerFile + ")", Fix: "give the directory gsgen lab new wrote, or run gsgen lab new N DIR"}
 }
 
-// openLab opens dir as gsgen opens a service (generator.ServiceDir): under
+// openLab opens dir as gsgen opens a service (servicedir.ServiceDir): under
 // its lock, and every file read bounded, regular, never through a link.
-func openLab(dir string, readOnly bool) (*generator.ServiceDir, error) {
-	d, err := generator.OpenServiceDir(dir, readOnly, nil)
+func openLab(dir string, readOnly bool) (*servicedir.ServiceDir, error) {
+	d, err := servicedir.OpenServiceDir(dir, readOnly, nil)
 	if err != nil {
 		return nil, err
 	}

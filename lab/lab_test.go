@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/vet/check"
 )
 
@@ -319,7 +320,7 @@ func TestMarkerIsReadAndWrittenSafely(t *testing.T) {
 			}
 			// bad input, or (a directory where the marker must be) an I/O error
 			refused := func(err error) bool {
-				return errors.As(err, new(*generator.InputError)) || errors.As(err, new(*generator.IOError))
+				return errors.As(err, new(*generator.InputError)) || errors.As(err, new(*problem.IOError))
 			}
 			if _, _, _, _, err := NextHint(dir); !refused(err) {
 				t.Errorf("NextHint = %v, want it refused", err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
 
 // editedFiles names the files the lab's mistake is in, for its README.
@@ -40,7 +41,7 @@ func Reset(dir string) (Lab, []string, error) {
 	if err != nil {
 		return l, nil, err
 	}
-	restored, err := d.Restore(files)
+	restored, err := d.Restore(files.Files())
 	return l, restored, err
 }
 
@@ -102,7 +103,7 @@ func Solution(dir string) (Lab, string, error) {
 				}
 			}
 		}
-		b.WriteString(generator.UnifiedDiff("a/"+e.File, "b/"+e.File, planted, fixed))
+		b.WriteString(textdiff.Unified("a/"+e.File, "b/"+e.File, planted, fixed))
 	}
 	return l, b.String(), nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/templates"
 )
 
@@ -93,12 +94,12 @@ func fullModel(t *testing.T) *generator.Model { return serviceModel(t, "testdata
 // timeline --dir reads it.
 func serviceModel(t *testing.T, dir string) *generator.Model {
 	t.Helper()
-	d, err := generator.OpenServiceDir(dir, true, nil)
+	d, err := servicedir.OpenServiceDir(dir, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	svc, err := d.ReadService()
+	svc, err := generator.ReadService(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/textchart"
 )
 
 // What the bars are drawn with, in a terminal.
@@ -33,7 +34,7 @@ func (t *Timeline) Text(cols int) string {
 	if z, ok := t.Zoom(); ok {
 		fmt.Fprintf(&b, "\n%s\n%s", fold("Zoomed in: the first "+short(z.To-z.From)+" after SIGTERM", cols), t.chart(z, cols))
 	}
-	fmt.Fprintf(&b, "\n%s\n\n", generator.Pack(legend, "  ", cols, ""))
+	fmt.Fprintf(&b, "\n%s\n\n", textchart.Pack(legend, "  ", cols, ""))
 	for _, s := range append(t.Outcome, t.Findings...) {
 		b.WriteString(fold(s, cols))
 	}
@@ -41,7 +42,7 @@ func (t *Timeline) Text(cols int) string {
 }
 
 // fold is s on lines of at most cols columns, the later ones indented.
-func fold(s string, cols int) string { return generator.Wrap(s, cols, "", "  ") }
+func fold(s string, cols int) string { return textchart.Wrap(s, cols, "", "  ") }
 
 // axisWidth is how many columns the time axis takes when there is room;
 // the notes go below the chart rather than squeeze it under inlineWidth.
@@ -50,10 +51,10 @@ const axisWidth, inlineWidth = 60, 40
 // chart draws the rows in view v, with the notes aligned in columns: beside
 // the bars when they fit in cols, else in a table below.
 func (t *Timeline) chart(v View, cols int) string {
-	notes := generator.TextTable{Header: []string{"START", "TOOK", "BUDGET", "WHAT"}}
-	c := generator.Chart{End: v.To - v.From, Width: axisWidth}
+	notes := textchart.Table{Header: []string{"START", "TOOK", "BUDGET", "WHAT"}}
+	c := textchart.Chart{End: v.To - v.From, Width: axisWidth}
 	for _, r := range t.visible(v) {
-		row := generator.ChartRow{Name: r.Name}
+		row := textchart.Row{Name: r.Name}
 		if r.Part {
 			row.Name = "  " + r.Name
 		}
@@ -63,7 +64,7 @@ func (t *Timeline) chart(v View, cols int) string {
 		case Mark:
 			row.At = from
 		case Planned:
-			row.Bars = []generator.Bar{{From: from, To: to, Fill: fillPlanned}}
+			row.Bars = []textchart.Bar{{From: from, To: to, Fill: fillPlanned}}
 		default:
 			row.Bars = bars(r, v.From)
 		}
@@ -80,7 +81,7 @@ func (t *Timeline) chart(v View, cols int) string {
 	// No room for the notes beside the bars: the bars alone, then the notes
 	// with each row's name.
 	c.Header = ""
-	below := generator.TextTable{Header: append([]string{"ROW"}, notes.Header...)}
+	below := textchart.Table{Header: append([]string{"ROW"}, notes.Header...)}
 	for i := range c.Rows {
 		c.Rows[i].Note = ""
 		below.Rows = append(below.Rows, append([]string{c.Rows[i].Name}, notes.Rows[i]...))
@@ -100,7 +101,7 @@ func trimLines(s string) string {
 
 // bars draws a measured row: its budget, what it took over it, the overrun.
 // Times are on an axis that starts at origin.
-func bars(r Row, origin time.Duration) []generator.Bar {
+func bars(r Row, origin time.Duration) []textchart.Bar {
 	took := byte(fillTook)
 	switch {
 	case r.Err != "":
@@ -110,12 +111,12 @@ func bars(r Row, origin time.Duration) []generator.Bar {
 	}
 	from, to := r.From-origin, r.To-origin
 	if r.Budget.D == 0 {
-		return []generator.Bar{{From: from, To: to, Fill: took}}
+		return []textchart.Bar{{From: from, To: to, Fill: took}}
 	}
 	limit := from + r.Budget.D
-	bs := []generator.Bar{{From: from, To: limit, Fill: fillBudget}, {From: from, To: min(to, limit), Fill: took}}
+	bs := []textchart.Bar{{From: from, To: limit, Fill: fillBudget}, {From: from, To: min(to, limit), Fill: took}}
 	if r.Overran() {
-		bs = append(bs, generator.Bar{From: limit, To: to, Fill: fillOver})
+		bs = append(bs, textchart.Bar{From: limit, To: to, Fill: fillOver})
 	}
 	return bs
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // answerFlags are the flags that give the answers of a new service. They
@@ -105,9 +106,9 @@ func (f *answerFlags) answers(fs *pflag.FlagSet, stdin io.Reader) (a generator.A
 		name := f.file
 		if f.file == "-" {
 			name = "stdin"
-			data, err = generator.ReadAnswers("--config", stdin)
+			data, err = servicedir.ReadAnswers("--config", stdin)
 		} else {
-			data, err = generator.ReadAnswersFile("--config", f.file)
+			data, err = servicedir.ReadAnswersFile("--config", f.file)
 		}
 		if err != nil {
 			return a, nil, err

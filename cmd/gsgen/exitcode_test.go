@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // Each cause, driven through the real command: its exit code follows from
@@ -37,30 +39,30 @@ func TestExitCodeFollowsTheCause(t *testing.T) {
 		}, exitBadInput, "--config: cannot read answers file", fs.ErrNotExist, new(*generator.InputError)},
 		{"a directory the OS refuses to write in", func(t *testing.T, dir string) []string {
 			return []string{"new", "/proc/gsgen-test/orders", "--yes"} // even root cannot mkdir in /proc
-		}, exitIO, "DIR: cannot write in /proc", fs.ErrNotExist, new(*generator.IOError)},
+		}, exitIO, "DIR: cannot write in /proc", fs.ErrNotExist, new(*problem.IOError)},
 		{"a file where a directory must be", func(t *testing.T, dir string) []string {
 			writeFile(t, filepath.Join(dir, "orders", "internal"), "mine\n")
 			return []string{"new", filepath.Join(dir, "orders"), "--yes", "--force"}
-		}, exitIO, "internal: is a file where gsgen needs a directory", syscall.ENOTDIR, new(*generator.IOError)},
+		}, exitIO, "internal: is a file where gsgen needs a directory", syscall.ENOTDIR, new(*problem.IOError)},
 		{"a directory where a file must be", func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
 			os.Remove(filepath.Join(svc, "Makefile"))
 			os.Mkdir(filepath.Join(svc, "Makefile"), 0o755)
 			return []string{"regen", svc}
-		}, exitIO, "Makefile: is a directory where gsgen has a file", syscall.EISDIR, new(*generator.IOError)},
+		}, exitIO, "Makefile: is a directory where gsgen has a file", syscall.EISDIR, new(*problem.IOError)},
 		{"the lock held by another run", func(t *testing.T, dir string) []string {
 			return []string{"add", "outbox", "--dir", busyService(t, dir)}
-		}, exitLocked, "another gsgen run is still changing it", syscall.EWOULDBLOCK, new(*generator.LockError)},
+		}, exitLocked, "another gsgen run is still changing it", syscall.EWOULDBLOCK, new(*problem.LockError)},
 		{"a journal without its plan", func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
 			os.Mkdir(filepath.Join(svc, ".gsgen-journal"), 0o755)
 			return []string{"regen", svc}
-		}, exitJournal, ".gsgen-journal: is not a journal gsgen can complete", fs.ErrNotExist, new(*generator.JournalError)},
+		}, exitJournal, ".gsgen-journal: is not a journal gsgen can complete", fs.ErrNotExist, new(*problem.JournalError)},
 		{"a file changed since the journal planned it", func(t *testing.T, dir string) []string {
 			svc := service(t, dir)
 			writeFile(t, filepath.Join(svc, ".gsgen-journal", "plan"), "gsgen journal 1\noverwrite "+hashOf("new")+" "+hashOf("old")+" Makefile\n")
 			return []string{"regen", svc}
-		}, exitJournal, "Makefile: changed after an interrupted gsgen run planned to write it", nil, new(*generator.JournalError)},
+		}, exitJournal, "Makefile: changed after an interrupted gsgen run planned to write it", nil, new(*problem.JournalError)},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -95,7 +97,7 @@ func TestExitCodeFollowsTheCause(t *testing.T) {
 // a failed write (which wraps the I/O error that failed it) is a journal
 // error: the journal is what the user must settle first.
 func TestExitCodeOfWrappedErrors(t *testing.T) {
-	ioErr := &generator.IOError{Path: "orders/x", Msg: "cannot be written", Err: syscall.ENOSPC}
+	ioErr := &problem.IOError{Path: "orders/x", Msg: "cannot be written", Err: syscall.ENOSPC}
 	for _, c := range []struct {
 		err  error
 		code int
@@ -105,8 +107,8 @@ func TestExitCodeOfWrappedErrors(t *testing.T) {
 		{fmt.Errorf("a: %w", fmt.Errorf("b: %w", &generator.InputError{Field: "name"})), exitBadInput},
 		{usageError{errors.New("takes one argument")}, exitBadInput},
 		{fmt.Errorf("writing: %w", ioErr), exitIO},
-		{fmt.Errorf("x: %w", &generator.LockError{Dir: "orders", Err: generator.ErrLocked}), exitLocked},
-		{&generator.JournalError{Path: "orders", Err: errors.Join(ioErr, errors.New("undo failed"))}, exitJournal},
+		{fmt.Errorf("x: %w", &problem.LockError{Dir: "orders", Err: problem.ErrLocked}), exitLocked},
+		{&problem.JournalError{Path: "orders", Err: errors.Join(ioErr, errors.New("undo failed"))}, exitJournal},
 		{&generator.LadderError{Err: &generator.InputError{Field: "timeouts.grace"}}, exitBadInput},
 		{&generator.HandEditError{InputError: generator.InputError{Field: "cmd/x/main.go"}}, exitBadInput},
 	} {
@@ -114,7 +116,7 @@ func TestExitCodeOfWrappedErrors(t *testing.T) {
 			t.Errorf("exitCode(%v) = %d, want %d", c.err, got, c.code)
 		}
 	}
-	if !errors.Is(&generator.JournalError{Err: errors.Join(ioErr)}, syscall.ENOSPC) {
+	if !errors.Is(&problem.JournalError{Err: errors.Join(ioErr)}, syscall.ENOSPC) {
 		t.Error("a journal error hides the errno of the write that failed")
 	}
 }
@@ -124,12 +126,12 @@ func TestExitCodeOfWrappedErrors(t *testing.T) {
 func busyService(t *testing.T, dir string) string {
 	t.Helper()
 	svc := service(t, dir)
-	held, err := generator.OpenServiceDir(svc, false, nil)
+	held, err := servicedir.OpenServiceDir(svc, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wait := generator.LockWait
-	generator.LockWait = 0
-	t.Cleanup(func() { held.Close(); generator.LockWait = wait })
+	wait := servicedir.LockWait
+	servicedir.LockWait = 0
+	t.Cleanup(func() { held.Close(); servicedir.LockWait = wait })
 	return svc
 }

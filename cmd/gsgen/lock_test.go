@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // Two gsgen add kafka at once on one service: the second waits for the
@@ -50,13 +50,13 @@ func TestConcurrentAddsLoseNoUpdate(t *testing.T) {
 // A run that cannot get the lock in time refuses with exitLocked and writes nothing.
 func TestBusyServiceIsRefused(t *testing.T) {
 	dir := newService(t, t.TempDir(), "shop")
-	held, err := generator.OpenServiceDir(dir, false, nil) // another run, holding the lock
+	held, err := servicedir.OpenServiceDir(dir, false, nil) // another run, holding the lock
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	defer func(wait time.Duration) { generator.LockWait = wait }(generator.LockWait)
-	generator.LockWait = 0
+	defer func(wait time.Duration) { servicedir.LockWait = wait }(servicedir.LockWait)
+	servicedir.LockWait = 0
 	before := treeHash(t, dir)
 	code, _, stderr := gsgen(t, "add", "outbox", "--dir", dir)
 	if code != exitLocked || !strings.Contains(stderr, "another gsgen run is still changing it") || !strings.Contains(stderr, "wait for that run to finish, then run this again") {

@@ -18,6 +18,7 @@ import (
 	"testing/iotest"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // gsgen runs the CLI in-process with no terminal on stdin.
@@ -763,7 +764,7 @@ func appendLock(t *testing.T, svc, line string) {
 	writeFile(t, lock, string(b)+line+"\n")
 }
 
-func hashOf(s string) string { return generator.Hash([]byte(s)) }
+func hashOf(s string) string { return servicedir.Hash([]byte(s)) }
 
 // linkOut moves rel of the service to target (relative to the service when
 // not absolute) and leaves a symbolic link to it in its place.

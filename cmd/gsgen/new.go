@@ -11,6 +11,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/prompt"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 func newNewCmd(e *env) *cobra.Command {
@@ -79,12 +80,12 @@ and never overwritten.`,
 			}
 			printWarnings(e, m)
 			// The lock is held from here to the last file written.
-			d, err := generator.OpenServiceDir(dir, dryRun, e.say)
+			d, err := servicedir.OpenServiceDir(dir, dryRun, e.say)
 			if err != nil {
 				return err
 			}
 			defer d.Close()
-			changes, err := d.DiffNew(files, force)
+			changes, err := d.DiffNew(files.Files(), force)
 			if err != nil {
 				return err
 			}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/screen"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
+	"github.com/gsgen-dev/gsgen/generator/textchart"
 )
 
 func newPlanCmd(e *env) *cobra.Command {
@@ -76,17 +78,17 @@ collide and a value that would fit.`,
 			}
 			printBudget(&out, m.Ladder, scr.Cols)
 			if w := m.Deploy.Worker; w != nil {
-				fmt.Fprintf(&out, "\n%s\n%s", generator.Wrap("The asynq worker, cmd/"+w.Name+": its own pod, no preStop, its own grace period", scr.Cols, "", "  "), w.Ladder.TableFit(scr.Cols))
+				fmt.Fprintf(&out, "\n%s\n%s", textchart.Wrap("The asynq worker, cmd/"+w.Name+": its own pod, no preStop, its own grace period", scr.Cols, "", "  "), w.Ladder.TableFit(scr.Cols))
 			}
 			if t := m.PeriodicTable(); t != "" {
 				// Fleet: each tick in the one replica holding the part's lease
 				// (gsgen_lease); replica: in every replica.
-				fmt.Fprintf(&out, "\n%s%s", generator.Wrap("Periodic parts (fleet: each tick in one replica, the lease's holder; replica: in every replica)", scr.Cols, "", "  "), t)
+				fmt.Fprintf(&out, "\n%s%s", textchart.Wrap("Periodic parts (fleet: each tick in one replica, the lease's holder; replica: in every replica)", scr.Cols, "", "  "), t)
 			}
 			if m.Pool.Default > 0 {
 				// The sum breaks between its terms, never inside one.
-				sum := generator.Pack(strings.Split(m.Pool.String(), " + "), " + ", scr.Cols, "    ")
-				fmt.Fprintf(&out, "\n%s  %s\n", generator.Wrap(fmt.Sprintf("PostgreSQL pool (DATABASE_MAX_CONNS): %d by default, at least %d", m.Pool.Default, m.Pool.Min), scr.Cols, "", "  "), sum)
+				sum := textchart.Pack(strings.Split(m.Pool.String(), " + "), " + ", scr.Cols, "    ")
+				fmt.Fprintf(&out, "\n%s  %s\n", textchart.Wrap(fmt.Sprintf("PostgreSQL pool (DATABASE_MAX_CONNS): %d by default, at least %d", m.Pool.Default, m.Pool.Min), scr.Cols, "", "  "), sum)
 			}
 			printWarnings(e, m)
 			fmt.Fprintln(&out, "\nladder: ok")
@@ -107,7 +109,7 @@ func addColourFlag(cmd *cobra.Command, mode *string) {
 // cleaner may name a table of the user's migrations), with override
 // applied to its answers.
 func serviceModel(dir string, override func(generator.Answers) (generator.Answers, error)) (*generator.Model, error) {
-	d, err := generator.OpenServiceDir(dir, true, nil)
+	d, err := servicedir.OpenServiceDir(dir, true, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +117,7 @@ func serviceModel(dir string, override func(generator.Answers) (generator.Answer
 	if !d.Exists() {
 		return nil, &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s does not exist", dir), Fix: "give the directory of a service gsgen generated, or -f FILE"}
 	}
-	s, err := d.ReadService()
+	s, err := generator.ReadService(d)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/prompt"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // rerunFlags are what add, regen and remove share: where the service is,
@@ -42,18 +43,18 @@ func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
 // rerunService is rerun with the service at hand, for an edit that checks
 // answers against it (its own SQL included). It returns the changes
 // written; none on a dry run.
-func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generator.Answers) error) (generator.Changes, error) {
+func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generator.Answers) error) (servicedir.Changes, error) {
 	if err := refuseLab(f.dir, f.forceLab); err != nil {
 		return nil, err
 	}
 	// The lock is held for the whole read-modify-write: a second run waits,
 	// then reads what this one wrote.
-	d, err := generator.OpenServiceDir(f.dir, f.dryRun, e.say)
+	d, err := servicedir.OpenServiceDir(f.dir, f.dryRun, e.say)
 	if err != nil {
 		return nil, err
 	}
 	defer d.Close()
-	svc, err := d.ReadService()
+	svc, err := generator.ReadService(d)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generato
 		return nil, err
 	}
 	for _, c := range changes {
-		if c.Action != generator.Identical && c.Action != generator.Keep {
+		if c.Action != servicedir.Identical && c.Action != servicedir.Keep {
 			fmt.Fprintf(e.stdout, "%-9s %s%s\n", c.Action, c.Path, rerunNote(c))
 		}
 	}
@@ -88,10 +89,10 @@ func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generato
 
 // printAddNextSteps says what to do after an add: fill in the files it
 // created for the user (a handler, a function), then run the tests.
-func printAddNextSteps(e *env, dir string, changes generator.Changes) {
+func printAddNextSteps(e *env, dir string, changes servicedir.Changes) {
 	var yours []string
 	for _, c := range changes {
-		if c.Action == generator.Create && c.Owner == generator.OwnedByUser {
+		if c.Action == servicedir.Create && c.Owner == generator.OwnedByUser {
 			yours = append(yours, c.Path)
 		}
 	}
@@ -108,15 +109,15 @@ func printAddNextSteps(e *env, dir string, changes generator.Changes) {
 }
 
 // rerunNote explains a change that needs more than its action.
-func rerunNote(c generator.Change) string {
+func rerunNote(c servicedir.Change) string {
 	switch {
-	case c.HandEdited && c.Action == generator.Delete:
+	case c.HandEdited && c.Action == servicedir.Delete:
 		return " (your hand edit is gone: --force)"
 	case c.HandEdited:
 		return " (your hand edit is overwritten: --force)"
-	case c.Action == generator.Skip:
+	case c.Action == servicedir.Skip:
 		return " (yours, and you deleted it: not brought back)"
-	case c.Action == generator.Leave:
+	case c.Action == servicedir.Leave:
 		return " (yours, and what used it is removed: left in place; adapt or delete it)"
 	}
 	return ""

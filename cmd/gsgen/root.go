@@ -12,6 +12,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/prompt"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Exit codes. exitCode picks one from the error's type; README.md lists them.
@@ -75,11 +76,11 @@ func exitCode(err error) int {
 		return interrupted.ExitCode()
 	case errors.As(err, new(findingsError)), errors.As(err, new(labFailed)):
 		return exitFindings
-	case errors.As(err, new(*generator.JournalError)):
+	case errors.As(err, new(*problem.JournalError)):
 		return exitJournal
-	case errors.As(err, new(*generator.LockError)):
+	case errors.As(err, new(*problem.LockError)):
 		return exitLocked
-	case errors.As(err, new(*generator.IOError)):
+	case errors.As(err, new(*problem.IOError)):
 		return exitIO
 	case errors.As(err, new(*generator.InputError)), errors.As(err, new(usageError)):
 		return exitBadInput

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/screen"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/timeline"
 )
 
@@ -61,12 +62,12 @@ cannot be read, or --dir has no gsgen.yaml.`,
 			}
 			// The budget first: a wrong --dir should not wait for a log on stdin.
 			// Read only, as a dry run: the lock waits out a run in progress.
-			d, err := generator.OpenServiceDir(dir, true, e.say)
+			d, err := servicedir.OpenServiceDir(dir, true, e.say)
 			if err != nil {
 				return err
 			}
 			defer d.Close()
-			svc, err := d.ReadService()
+			svc, err := generator.ReadService(d)
 			if err != nil {
 				return err
 			}
@@ -89,7 +90,7 @@ cannot be read, or --dir has no gsgen.yaml.`,
 			}
 			t := timeline.New(s, plan)
 			if writeSVG {
-				if err := generator.WriteNamedFile("--svg", svg, []byte(t.SVG()), force); err != nil {
+				if err := servicedir.WriteNamedFile("--svg", svg, []byte(t.SVG()), force); err != nil {
 					return err
 				}
 			}
@@ -105,9 +106,9 @@ cannot be read, or --dir has no gsgen.yaml.`,
 }
 
 // checkSVG refuses an --svg file gsgen may not write: see
-// generator.CheckWritable, and never the log being read, even with --force.
+// servicedir.CheckWritable, and never the log being read, even with --force.
 func checkSVG(svg, log string, force bool) error {
-	if err := generator.CheckWritable("--svg", svg, force); err != nil {
+	if err := servicedir.CheckWritable("--svg", svg, force); err != nil {
 		return err
 	}
 	if log == "-" {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 func newUpgradeCmd(e *env) *cobra.Command {
@@ -66,12 +67,12 @@ func (c conflictsLeft) Error() string {
 // upgrade is gsgen upgrade: read the service (its gsgen.yaml migrated),
 // render and merge, then show or write.
 func upgrade(e *env, dir string, dryRun, markers bool) error {
-	d, err := generator.OpenServiceDir(dir, dryRun, e.say)
+	d, err := servicedir.OpenServiceDir(dir, dryRun, e.say)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	svc, notes, err := d.ReadServiceToUpgrade()
+	svc, notes, err := generator.ReadServiceToUpgrade(d)
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func upgrade(e *env, dir string, dryRun, markers bool) error {
 	printUpgradeHeader(e, svc.Answers.Name, u)
 	printWarnings(e, u.Model)
 	for _, c := range u.Changes {
-		if c.Action != generator.Identical {
+		if c.Action != servicedir.Identical {
 			fmt.Fprintf(e.stdout, "%-9s %s%s\n", c.Action, c.Path, upgradeNote(c))
 		}
 	}
@@ -128,7 +129,7 @@ func printUpgradeHeader(e *env, name string, u *generator.Upgrade) {
 	fmt.Fprintln(e.stdout)
 }
 
-func upgradeNote(c generator.Change) string {
+func upgradeNote(c servicedir.Change) string {
 	if c.Note != "" {
 		return " (" + c.Note + ")"
 	}

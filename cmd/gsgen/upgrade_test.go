@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // The comment of main.go's template that pretendOlderMain takes back to an
@@ -37,8 +38,8 @@ func pretendOlderMain(t *testing.T, dir string, edit func(string) string) {
 		t.Fatalf("%s lacks the template line", mainGo)
 	}
 	older := strings.Replace(string(current), templateLine, olderLine, 1)
-	lockB, _ := os.ReadFile(filepath.Join(dir, generator.LockFile))
-	lock, err := generator.ParseLock(lockB)
+	lockB, _ := os.ReadFile(filepath.Join(dir, servicedir.LockFile))
+	lock, err := servicedir.ParseLock(lockB)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,10 +55,10 @@ func pretendOlderMain(t *testing.T, dir string, edit func(string) string) {
 		}
 	}
 	e := lock[mainGo]
-	e.Hash = generator.Hash([]byte(older))
+	e.Hash = servicedir.Hash([]byte(older))
 	lock[mainGo] = e
 	content[e.Hash] = []byte(older)
-	writeFile(t, filepath.Join(dir, generator.LockFile), string(lock.Bytes()))
+	writeFile(t, filepath.Join(dir, servicedir.LockFile), string(lock.Bytes()))
 	writeFile(t, filepath.Join(dir, generator.BaseFile), string(generator.EncodeBase("v0.25.0", lock, content)))
 	writeFile(t, filepath.Join(dir, mainGo), edit(older))
 }

@@ -24,6 +24,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/vet"
 	"github.com/gsgen-dev/gsgen/vet/internal/ignore"
 )
@@ -130,7 +132,7 @@ func readManifests(dir string) ([]*manifest, error) {
 		}
 		// A regular file under a cap, never through a link: a FIFO named
 		// x.yaml would block, a link to /dev/zero would never end.
-		data, err := generator.ReadRegularFile(p, MaxManifest, "--manifests reads only regular .yaml files of at most 8 MiB, never through a link: move it out of the directory")
+		data, err := servicedir.ReadRegularFile(p, MaxManifest, "--manifests reads only regular .yaml files of at most 8 MiB, never through a link: move it out of the directory")
 		if err != nil {
 			return err
 		}
@@ -153,7 +155,7 @@ func readManifests(dir string) ([]*manifest, error) {
 		return nil
 	})
 	if err != nil {
-		if errors.As(err, new(*generator.InputError)) || errors.As(err, new(*generator.IOError)) {
+		if errors.As(err, new(*generator.InputError)) || errors.As(err, new(*problem.IOError)) {
 			return nil, err // already names the file
 		}
 		return nil, &generator.InputError{Field: "--manifests", Msg: err.Error(), Fix: "give a directory of Kubernetes manifests, such as deploy/k8s"}

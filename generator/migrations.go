@@ -1,0 +1,34 @@
+package generator
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/gsgen-dev/gsgen/templates"
+)
+
+// gsgenMigrations are gsgen's own migrations, by the component that brings
+// them, read from templates/<component>/db/migrations. They are plain SQL,
+// not templates (TestGsgenMigrationsArePlainSQL), so they can be read
+// before the model they would render with exists.
+func gsgenMigrations() (map[Component]map[string][]byte, error) {
+	out := map[Component]map[string][]byte{}
+	for _, c := range AllComponents {
+		names, err := fs.Glob(templates.FS, string(c)+"/db/migrations/*.sql.tmpl")
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			b, err := templates.FS.ReadFile(n)
+			if err != nil {
+				return nil, err
+			}
+			if out[c] == nil {
+				out[c] = map[string][]byte{}
+			}
+			out[c]["db/migrations/"+strings.TrimSuffix(path.Base(n), ".tmpl")] = b
+		}
+	}
+	return out, nil
+}
