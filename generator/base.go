@@ -24,7 +24,7 @@ import (
 // hash the lock does not list is never read, and a file whose blob is
 // missing (a service written before the store existed) simply has no base.
 //
-// Format: gzip (no name, no time, the default level: the same files give the
+// Format: gzip (no name, no time, level baseLevel: the same files give the
 // same bytes with one Go release; a release that changed compress/flate's
 // output would change the bytes, never what they hold) of
 //
@@ -35,6 +35,12 @@ import (
 const BaseFile = servicedir.BaseFile
 
 const baseHeader = "gsgen base 1"
+
+// baseLevel is the store's compression level. Level 4 encodes the full
+// preset's 566 KB in about half the time of the default (6), 8 ms against
+// 15, for a store 3% larger (177 KB against 172): the base was the largest
+// step of gsgen new. Any level reads back the same: ParseBase does not care.
+const baseLevel = 4
 
 // maxBase bounds the store, compressed on disk and expanded in memory: a
 // service's text is a few hundred KiB.
@@ -79,8 +85,8 @@ func EncodeBase(version string, lock servicedir.Lock, content map[string][]byte)
 		raw.WriteByte('\n')
 	}
 	var out bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&out, gzip.DefaultCompression) // the level is valid
-	zw.Write(raw.Bytes())                                       // writes into a buffer cannot fail
+	zw, _ := gzip.NewWriterLevel(&out, baseLevel) // the level is valid
+	zw.Write(raw.Bytes())                         // writes into a buffer cannot fail
 	zw.Close()
 	return out.Bytes()
 }
