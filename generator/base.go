@@ -164,18 +164,36 @@ func baseOf(files Rendered) map[string][]byte {
 // user's that the run keeps as it is keeps the entry of the run that last
 // wrote it, unless it already is gsgen's new version: that is the base a
 // later merge must start from, or gsgen's changes since would be lost.
-func (s *Service) record(cs servicedir.Changes) {
+func (s *Service) record(cs servicedir.Changes) { recordChanges(cs, s.Lock, s.Base) }
+
+// RecordNew sets the lock and the base among the changes of gsgen new to
+// what it leaves. With --force, a file of the user's found in DIR is kept,
+// not written: gsgen never wrote it, so neither lists it, and a later
+// upgrade leaves it alone ("yours, and gsgen did not write it") instead of
+// merging gsgen's stub into it as if the user's file had grown from it.
+func RecordNew(cs servicedir.Changes) { recordChanges(cs, servicedir.Lock{}, nil) }
+
+// recordChanges is record against the lock and the base before the run.
+// The lock lists the files gsgen created for the user, so a kept file of
+// the user's that it does not list is one gsgen never wrote, and stays
+// unlisted; only a service of a gsgen before the lock (before is nil) has
+// its kept files recorded as gsgen's, as that gsgen wrote them.
+func recordChanges(cs servicedir.Changes, before servicedir.Lock, base *Base) {
 	lock, content := servicedir.Lock{}, map[string][]byte{}
 	for _, c := range cs {
 		if !servicedir.InLock(c.File) || c.Action == servicedir.Delete || c.Action == servicedir.Leave {
 			continue
 		}
+		old, known := before[c.Path]
+		if c.Action == servicedir.Keep && !known && before != nil {
+			continue
+		}
 		wrote := c.Gsgens()
 		e := servicedir.LockEntry{Owner: c.Owner, Hash: servicedir.Hash(wrote)}
 		content[e.Hash] = wrote
-		if old, known := s.Lock[c.Path]; known && c.Action == servicedir.Keep && !bytes.Equal(c.OnDisk, wrote) {
+		if known && c.Action == servicedir.Keep && !bytes.Equal(c.OnDisk, wrote) {
 			e.Hash = old.Hash
-			if b, ok := s.Base.Of(old); ok {
+			if b, ok := base.Of(old); ok {
 				content[old.Hash] = b
 			}
 		}

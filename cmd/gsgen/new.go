@@ -89,6 +89,7 @@ and never overwritten.`,
 			if err != nil {
 				return err
 			}
+			generator.RecordNew(changes)
 			if dryRun {
 				for _, c := range changes {
 					fmt.Fprintf(e.stdout, "%-9s %-5s %s\n", c.Action, c.Owner, c.Path)

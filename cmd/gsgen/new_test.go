@@ -90,6 +90,47 @@ func TestNewForceNeverOverwrites(t *testing.T) {
 	}
 }
 
+// A file of the user's that new --force finds and keeps is not one gsgen
+// wrote: gsgen.lock and gsgen.base leave it out, before and after a regen,
+// so a later upgrade leaves it alone instead of merging gsgen's stub into
+// it. The same file written by a plain new is listed as the user's.
+func TestNewForceLeavesAKeptFileOutOfItsRecords(t *testing.T) {
+	const routes = "internal/httpapi/routes.go"
+	listed := func(dir string) bool {
+		lock, err := os.ReadFile(filepath.Join(dir, "gsgen.lock"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Contains(string(lock), "  "+routes+"\n")
+	}
+	plain := filepath.Join(t.TempDir(), "orders")
+	if code, _, stderr := gsgen(t, "new", plain, "--yes"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !listed(plain) {
+		t.Fatalf("a plain gsgen new does not list %s in gsgen.lock: the check below cannot fail", routes)
+	}
+
+	dir := filepath.Join(t.TempDir(), "orders")
+	mine := "package httpapi\n\n// Routes of my own, written before gsgen.\n"
+	writeFile(t, filepath.Join(dir, routes), mine)
+	if code, _, stderr := gsgen(t, "new", dir, "--yes", "--force"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if listed(dir) {
+		t.Errorf("gsgen new --force lists the user's own %s in gsgen.lock, as if gsgen had written it", routes)
+	}
+	if code, _, stderr := gsgen(t, "regen", "--dir", dir); code != exitOK {
+		t.Fatalf("regen: exit %d: %s", code, stderr)
+	}
+	if listed(dir) {
+		t.Errorf("after regen, gsgen.lock lists the user's own %s", routes)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, routes)); string(got) != mine {
+		t.Errorf("%s changed:\n%s", routes, got)
+	}
+}
+
 // The printed command line gives the same service as the answers did.
 // tracing: true comes back as --tracing.
 func TestEquivalentCommandReproducesTheService(t *testing.T) {
