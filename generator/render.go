@@ -192,8 +192,6 @@ var formattedAtRunTime = map[string]string{
 	"base/cmd/_name_/main_test.go.tmpl":        "not yet made clean (being restructured for gRPC)",
 	"base/internal/config/config.go.tmpl":      "not yet made clean (being restructured for gRPC)",
 	"base/internal/config/config_test.go.tmpl": "not yet made clean (being restructured for gRPC)",
-	"kafka/internal/consumer/consumer.go.tmpl": "the module path, in the tracer's one-line function",
-	"outbox/internal/outbox/relay.go.tmpl":     "the event struct's fields align to the span field tracing adds",
 }
 
 // addMarker puts the generated-code marker on body: first, except in sqlc

@@ -836,7 +836,9 @@ func (c *Consumer) handleOnce(ctx context.Context, tx pgx.Tx, msg kafka.Message)
 
 // tracer makes the consumers' spans. It asks the global provider at each span:
 // the provider set last (by telemetry.Setup, or a test) is the one used.
-func tracer() trace.Tracer { return otel.Tracer("example.com/orders/internal/consumer") }
+func tracer() trace.Tracer {
+	return otel.Tracer("example.com/orders/internal/consumer")
+}
 
 // startHandleSpan starts the span of one message's handler: a consumer
 // span continuing the trace of the message's traceparent header (the outbox

@@ -454,9 +454,11 @@ func send(ctx context.Context, tx pgx.Tx, b *pgx.Batch, steps []string) error {
 
 // event is an outbox row and the message that carries it.
 type event struct {
-	row  db.LockOutboxBatchRow
-	msg  kafka.Message
-	span trace.Span // its publish span; nil when the row kept no traceparent
+	row db.LockOutboxBatchRow
+	msg kafka.Message
+
+	// span is its publish span; nil when the row kept no traceparent.
+	span trace.Span
 }
 
 // delivery is what became of a batch's events.
