@@ -148,7 +148,7 @@ var mutations = []mutation{
 		name:   "consumer's partitions each take a connection",
 		preset: "full",
 		edit: lab.Edit{File: "internal/consumer/consumer.go",
-			From: "conn: make(chan struct{}, 1)}",
+			From: "conn: make(chan struct{}, transactions)}",
 			To:   "conn: make(chan struct{}, 64)}"},
 		pkg: "./internal/consumer",
 	},
