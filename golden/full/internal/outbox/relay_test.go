@@ -173,12 +173,12 @@ func TestRelayLoopsWriteSideBySide(t *testing.T) {
 	// the batch budget, past the test's hang deadline.
 	cfg.Relays, cfg.BatchSize, cfg.BatchTimeout = 2, 10, 8*testenv.Hang
 	var arrived atomic.Int32
-	second := make(chan struct{})
+	second, release := make(chan struct{}), make(chan struct{})
 	r.kafka.ControlKey(int16(kmsg.Produce), func(kmsg.Request) (kmsg.Response, error, bool) {
 		r.kafka.KeepControl()
 		switch arrived.Add(1) {
 		case 1:
-			r.kafka.SleepControl(func() { <-second }) // the other connections are served meanwhile
+			r.kafka.SleepControl(func() { <-release }) // the other connections are served meanwhile
 		case 2:
 			close(second)
 		}
@@ -188,8 +188,10 @@ func TestRelayLoopsWriteSideBySide(t *testing.T) {
 	select {
 	case <-second:
 	case <-time.After(testenv.Hang):
+		close(release) // so that the relay can stop
 		t.Fatal("while Kafka held one loop's produce request, no other reached it: the loops share a writer")
 	}
+	close(release)
 	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", len(r.stored))
 	r.stopRelays()
 	checkPublished(t, r.read(topic), r.stored, true)
