@@ -751,11 +751,13 @@ func (c *Consumer) runTx(ctx context.Context, msgs []kafka.Message) (failed int,
 	}()
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.HandlerTimeout)
 	defer cancel()
-	tx, err := c.cfg.Pool.Begin(hctx)
+	conn, err := c.cfg.Pool.Acquire(hctx)
 	if err != nil {
-		return -1, fmt.Errorf("begin: %w", err)
+		return -1, fmt.Errorf("acquire a connection: %w", err)
 	}
-	defer tx.Rollback(hctx) // no-op after Commit
+	// Back to the pool once the transaction is over; one still inside it
+	// (its rollback failed) is closed by the pool instead.
+	defer conn.Release()
 
 	ids := make([]string, len(msgs))
 	for i, m := range msgs {
@@ -769,9 +771,18 @@ func (c *Consumer) runTx(ctx context.Context, msgs []kafka.Message) (failed int,
 	// of different orders (a batch interleaves partitions): in one order the
 	// second member waits for the first; in two, each can wait for the other,
 	// and PostgreSQL kills one (deadlock detected, SQLSTATE 40P01).
-	fresh, err := db.New(tx).MarkEventsProcessed(hctx, db.MarkEventsProcessedParams{Consumer: c.cfg.Name, EventIds: slices.Sorted(slices.Values(ids))})
-	if err != nil {
-		return -1, fmt.Errorf("mark events processed: %w", err)
+	//
+	// The BEGIN and the insert go in one round trip (a pgx.Batch), which
+	// PostgreSQL runs in order, the insert not at all if the BEGIN failed.
+	var fresh []string
+	begin := &pgx.Batch{}
+	begin.BeginTx(pgx.TxOptions{})
+	db.QueueMarkEventsProcessed(begin, db.MarkEventsProcessedParams{Consumer: c.cfg.Name, EventIds: slices.Sorted(slices.Values(ids))}, &fresh)
+	results := conn.SendBatch(hctx, begin)
+	tx := results.Tx()
+	defer tx.Rollback(hctx) // no-op after Commit, or when the BEGIN failed
+	if err := results.Close(); err != nil {
+		return -1, fmt.Errorf("begin, mark events processed: %w", err)
 	}
 	todo := make(map[string]bool, len(fresh))
 	for _, id := range fresh {
