@@ -25,6 +25,10 @@ import (
 // also the most relay loops a replica can use.
 const OutboxSlots = 16
 
+// ConsumerTransactions is how many transactions of one consumer run at
+// once, each on a pooled connection: its share of DATABASE_MAX_CONNS.
+const ConsumerTransactions = 2
+
 // RebalanceTimeout is how long a consumer group's rebalance waits for every
 // member to rejoin; it bounds how long a stopping consumer holds up the rest.
 const RebalanceTimeout = 30 * time.Second
@@ -148,6 +152,7 @@ var Contract = []Number{
 	{"kafka.backoff_min", ConsumerBackoffMin, "a consumer's first wait after a failure", nil},
 	{"kafka.backoff_max", ConsumerBackoffMax, "a consumer's longest wait after a failure", nil},
 	{"kafka.rebalance_timeout", RebalanceTimeout, "a consumer group's rebalance", nil},
+	{"kafka.transactions", ConsumerTransactions, "a consumer's transactions at once, each on a connection of the pool", nil},
 	{"kafka.processed_event_retention", processedEventRetention, "how long processed_event remembers an event", []string{
 		`\((\d+ days) by default, twice Kafka's`, `column: processed_at retention: (\S+)`}},
 	{"cleaner.retention", defaultRetention, "a cleaner's default retention", []string{`column: dispatched_at retention: (\S+)`}},

@@ -7,9 +7,10 @@ import (
 
 // PoolSize is how many PostgreSQL connections the parts sharing the
 // service's pool need (DATABASE_MAX_CONNS). Each background loop holds at
-// most one connection at a time and an asynq handler may hold one: a pool
-// smaller than the loops and handlers together lets a burst of tasks starve
-// the outbox relay. HTTP handlers get headroom on top.
+// most one connection at a time (a consumer ConsumerTransactions) and an
+// asynq handler may hold one: a pool smaller than the loops and handlers
+// together lets a burst of tasks starve the outbox relay. HTTP handlers get
+// headroom on top.
 type PoolSize struct {
 	// Min is the smallest pool the service accepts at start (config.Load
 	// refuses a smaller DATABASE_MAX_CONNS): a connection for every part
@@ -22,8 +23,9 @@ type PoolSize struct {
 	// Parts say what the main process's pool is made of, for gsgen plan and
 	// the README.
 	Parts []PoolPart
-	// Loops is how many background loops share the pool, the outbox
-	// relays aside (their number is OUTBOX_RELAYS).
+	// Loops is how many connections the background loops hold at most, the
+	// outbox relays aside (their number is OUTBOX_RELAYS): one each, a
+	// consumer's ConsumerTransactions.
 	Loops int
 	// WorkerHandlers is the dedicated asynq worker's concurrency: a process
 	// of its own, with a pool of its own, reading the same
@@ -53,8 +55,10 @@ func (m *Model) poolSize() PoolSize {
 		add("outbox relays", m.Relay.Relays)
 	}
 	for _, c := range m.Consumers {
-		add("consumer "+c.Name, 1)
-		p.Loops++
+		// Its partitions' transactions, up to ConsumerTransactions at
+		// once, each on a connection of its own.
+		add("consumer "+c.Name, ConsumerTransactions)
+		p.Loops += ConsumerTransactions
 	}
 	for _, c := range m.Cleaners {
 		add("cleaner "+c.Name, 1)

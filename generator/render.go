@@ -204,12 +204,6 @@ var formattedAtRunTime = map[string]string{
 	// long path makes it break the body onto lines of its own.
 	"tracing-asynq/internal/tasks/trace.go.tmpl":    "the module path, in the tracer's one-line function",
 	"tracing-outbox/internal/outbox/insert.go.tmpl": "the module path, in the tracer's one-line function",
-	// Templates being rewritten elsewhere this round; not yet made clean.
-	"kafka/cmd/_name_-demo/consumers.go.tmpl":       "not yet made clean (the consumer's rewrite)",
-	"kafka/internal/consumer/consumer.go.tmpl":      "not yet made clean (the consumer's rewrite)",
-	"kafka/internal/consumer/consumer_test.go.tmpl": "not yet made clean (the consumer's rewrite)",
-	"outbox/internal/outbox/relay.go.tmpl":          "not yet made clean (the relay's tuning)",
-	"outbox/internal/outbox/relay_test.go.tmpl":     "not yet made clean (the relay's tuning)",
 }
 
 // addMarker puts the generated-code marker on body: first, except in sqlc

@@ -139,7 +139,7 @@ event per second per partition, however big the backlog.`,
 		Edits: []Edit{{File: relayGo,
 			From: "\t\t// A nil write means every in-sync replica has the batch: only then\n\t\t// may the rows be marked dispatched.\n\t\tRequiredAcks: kafka.RequireAll,\n" +
 				"\t\t// The key is the aggregate id: one aggregate, one partition, one order.\n\t\tBalancer: &kafka.Hash{},\n" +
-				"\t\t// The relay hands over a whole batch in one call, so waiting for more\n\t\t// messages only adds latency: flush after a millisecond, and never\n\t\t// split the relay's batch into several requests per partition.\n\t\tBatchSize:    cfg.BatchSize,\n\t\tBatchTimeout: time.Millisecond,\n",
+				"\t\t// Each loop hands its writer a whole batch in one call, and no other\n\t\t// loop calls it, so nothing can join the batch by waiting: flush at\n\t\t// once (zero would be kafka-go's default, a second). A call's\n\t\t// messages for one partition go into the open batch under that\n\t\t// partition's lock, which the flush takes too, so they still leave\n\t\t// as one record batch; BatchSize never splits the relay's batch.\n\t\tBatchSize:    cfg.BatchSize,\n\t\tBatchTimeout: time.Microsecond,\n",
 			To: "\t\t// The key is the aggregate id: one aggregate, one partition, one order.\n\t\tBalancer: &kafka.Hash{},\n"}},
 		Files: map[string]string{"internal/outbox/lab_test.go": "acks_lab_test.go.txt"},
 		Tests: []Test{{Pkg: "./internal/outbox", Run: []string{"TestLabDispatchedEventsAreInKafka"}}},

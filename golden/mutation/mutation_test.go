@@ -55,7 +55,9 @@ var mutations = []mutation{
 	},
 	{
 		// Then kafka-go can split one loop's events for a partition across
-		// two record batches, the first refused and the second taken.
+		// two record batches, the first refused and the second taken; and
+		// it sends one partition's batches one at a time, which
+		// TestRelayLoopsWriteSideBySide sees whatever the writer's flush.
 		name:   "relay loops share one Kafka writer",
 		preset: "full",
 		edit: lab.Edit{File: "internal/outbox/relay.go",
@@ -148,7 +150,7 @@ var mutations = []mutation{
 		name:   "consumer's partitions each take a connection",
 		preset: "full",
 		edit: lab.Edit{File: "internal/consumer/consumer.go",
-			From: "conn: make(chan struct{}, 1)}",
+			From: "conn: make(chan struct{}, transactions)}",
 			To:   "conn: make(chan struct{}, 64)}"},
 		pkg: "./internal/consumer",
 	},

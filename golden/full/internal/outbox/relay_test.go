@@ -151,6 +151,52 @@ func TestRelayKeepsOrderWhileKafkaRefusesSomeRequests(t *testing.T) {
 	checkFirstDeliveries(t, r.read(topic), r.stored)
 }
 
+// Each loop writes through a writer of its own: while Kafka holds one
+// loop's produce request, another loop's reaches it. A writer shared by the
+// loops sends one partition's batches one at a time, so the second request
+// would wait behind the held one, and a loop's messages could join another
+// loop's record batch and be split across two, whatever the writer's
+// BatchTimeout (the order test above catches that only when the timing
+// lets two loops' messages meet in one batch).
+func TestRelayLoopsWriteSideBySide(t *testing.T) {
+	const topic = "one-partition"
+	r := newRig(t)
+	if err := r.kafka.CreateTopic(topic, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Aggregates in every slot, so that each loop has events to send
+	// while the other's request is held.
+	r.storeMany(topic, 400, 64)
+	cfg := testConfig()
+	// The held request must not time out and be sent again, which would
+	// look like a second loop's: the writer's timeouts are a quarter of
+	// the batch budget, past the test's hang deadline.
+	cfg.Relays, cfg.BatchSize, cfg.BatchTimeout = 2, 10, 8*testenv.Hang
+	var arrived atomic.Int32
+	second, release := make(chan struct{}), make(chan struct{})
+	r.kafka.ControlKey(int16(kmsg.Produce), func(kmsg.Request) (kmsg.Response, error, bool) {
+		r.kafka.KeepControl()
+		switch arrived.Add(1) {
+		case 1:
+			r.kafka.SleepControl(func() { <-release }) // the other connections are served meanwhile
+		case 2:
+			close(second)
+		}
+		return nil, nil, false // then let the cluster handle it
+	})
+	r.start(cfg)
+	select {
+	case <-second:
+	case <-time.After(testenv.Hang):
+		close(release) // so that the relay can stop
+		t.Fatal("while Kafka held one loop's produce request, no other reached it: the loops share a writer")
+	}
+	close(release)
+	r.waitCount("events dispatched", "dispatched_at IS NOT NULL", len(r.stored))
+	r.stopRelays()
+	checkPublished(t, r.read(topic), r.stored, true)
+}
+
 // A batch being published when shutdown cancels ctx is still published,
 // marked and committed: Run returns only after that. Meanwhile the relay
 // holds its slots' advisory locks, which keep other relays from publishing

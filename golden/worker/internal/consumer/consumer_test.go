@@ -533,12 +533,12 @@ func TestConsumerRetryHoldsBackOnlyItsPartition(t *testing.T) {
 	}
 }
 
-// TestConsumerTakesOneConnectionAtATime: the partitions' goroutines take
-// turns for their transactions, so a consumer holds one connection of the
-// pool at a time, the share DATABASE_MAX_CONNS is sized for: a consumer
-// holding one per partition would starve the outbox relay and the other
-// loops of theirs.
-func TestConsumerTakesOneConnectionAtATime(t *testing.T) {
+// TestConsumerTakesAtMostItsConnections: the partitions' goroutines take
+// turns for the consumer's connections, so a consumer holds at most
+// transactions connections of the pool at a time, the share
+// DATABASE_MAX_CONNS is sized for: a consumer holding one per partition
+// would starve the outbox relay and the other loops of theirs.
+func TestConsumerTakesAtMostItsConnections(t *testing.T) {
 	t.Parallel()
 	k := newKafka(t)
 	var msgs []kafka.Message
@@ -547,13 +547,13 @@ func TestConsumerTakesOneConnectionAtATime(t *testing.T) {
 	}
 	k.produce(msgs...)
 	h := &overlapping{recorder: k.recorder()}
-	cfg := k.config("one-conn")
+	cfg := k.config("its-conns")
 	cfg.BatchSize = 1 // a transaction per message: many chances to overlap
 	stop := k.start(cfg, h)
 	k.waitHandled(h.recorder, len(msgs))
 	stop()
-	if n := h.most.Load(); n != 1 {
-		t.Errorf("%d transactions of one consumer ran at once, want 1", n)
+	if n := h.most.Load(); n > transactions {
+		t.Errorf("%d transactions of one consumer ran at once, want at most %d", n, transactions)
 	}
 }
 

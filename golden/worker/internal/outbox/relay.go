@@ -120,11 +120,14 @@ func NewWriter(brokers []string, cfg Config) *kafka.Writer {
 		RequiredAcks: kafka.RequireAll,
 		// The key is the aggregate id: one aggregate, one partition, one order.
 		Balancer: &kafka.Hash{},
-		// The relay hands over a whole batch in one call, so waiting for more
-		// messages only adds latency: flush after a millisecond, and never
-		// split the relay's batch into several requests per partition.
+		// Each loop hands its writer a whole batch in one call, and no other
+		// loop calls it, so nothing can join the batch by waiting: flush at
+		// once (zero would be kafka-go's default, a second). A call's
+		// messages for one partition go into the open batch under that
+		// partition's lock, which the flush takes too, so they still leave
+		// as one record batch; BatchSize never splits the relay's batch.
 		BatchSize:    cfg.BatchSize,
-		BatchTimeout: time.Millisecond,
+		BatchTimeout: time.Microsecond,
 		// The largest message, and the largest request to one partition.
 		// Kafka refuses a record batch above the topic's max.message.bytes
 		// (1048588 by default), so this stays at or below it.
