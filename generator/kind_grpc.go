@@ -91,12 +91,16 @@ func grpcSettings(a Answers) []setting {
 // grpcFlags are the grpc kind's answers as flags of gsgen new and add.
 var grpcFlags = []KindFlag{
 	{Name: "grpc-port", Usage: "grpc: port the gRPC server listens on", Default: strconv.Itoa(DefaultGRPCPort),
+		Field: "grpc.port", Title: "gRPC port",
 		set: func(a *Answers, s string) error { return setPort(&a.GRPC.Port, "--grpc-port", s) },
 		get: func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.Itoa(a.GRPC.Port)) }},
 	{Name: "grpc-shutdown", Usage: "grpc: how long GracefulStop may wait for in-flight RPCs before Stop", Default: Seconds(defaultGRPCShutdownTimeout),
+		Field: grpcShutdownKey, Title: "gRPC drain",
 		set: func(a *Answers, s string) error { return setDuration(&a.GRPC.ShutdownTimeout, "--grpc-shutdown", s) },
 		get: func(a Answers) string { return unlessZero(a.GRPC.ShutdownTimeout, a.GRPC.ShutdownTimeout.String()) }},
 	{Name: "grpc-reflection", Usage: "grpc: register the reflection service (grpcurl); GRPC_REFLECTION turns it off", Default: "false", Bool: true,
-		set: func(a *Answers, s string) error { return setBool(&a.GRPC.Reflection, "--grpc-reflection", s) },
-		get: func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.FormatBool(a.GRPC.Reflection)) }},
+		Field: "grpc.reflection", Title: "Register the gRPC reflection service?",
+		set:      func(a *Answers, s string) error { return setBool(&a.GRPC.Reflection, "--grpc-reflection", s) },
+		get:      func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.FormatBool(a.GRPC.Reflection)) },
+		answered: func(a Answers) bool { return a.GRPC.Reflection }},
 }

@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -14,8 +15,18 @@ type KindFlag struct {
 	Usage   string
 	Default string // as the help shows it
 	Bool    bool   // a switch: --grpc-reflection alone means true
-	set     func(a *Answers, value string) error
-	get     func(a Answers) string // "" when the kind is off
+	// Field is the answers path it sets, as the generator's InputErrors
+	// name it ("grpc.port"): the prompt checks a typed answer against
+	// the errors about it.
+	Field string
+	// Title is its question in gsgen new's interview; "" leaves it a
+	// flag only.
+	Title string
+	set   func(a *Answers, value string) error
+	get   func(a Answers) string // "" when the kind is off
+	// answered says whether a holds an answer to it; nil: get is not "".
+	// A switch's false is its zero value, so it counts as unanswered.
+	answered func(a Answers) bool
 }
 
 // Value is the flag's value in a, as the command line spells it; "" when
@@ -24,6 +35,28 @@ func (f KindFlag) Value(a Answers) string { return f.get(a) }
 
 // Set writes the flag's value into a, or says what is wrong with it.
 func (f KindFlag) Set(a *Answers, value string) error { return f.set(a, value) }
+
+// Answered says whether a already holds the flag's answer, so that the
+// interview does not ask for it.
+func (f KindFlag) Answered(a Answers) bool {
+	if f.answered != nil {
+		return f.answered(a)
+	}
+	return f.get(a) != ""
+}
+
+// Help is the flag's usage without the kind's name before it: the one
+// line under its question.
+func (f KindFlag) Help() string {
+	_, help, ok := strings.Cut(f.Usage, ": ")
+	if !ok {
+		return f.Usage
+	}
+	return help
+}
+
+// Flags lists the kind's flags, in the order its questions are asked.
+func (k *Kind) Flags() []KindFlag { return k.flags }
 
 // KindFlags lists the flags of every kind, in the kinds' order.
 func KindFlags() []KindFlag {
