@@ -40,8 +40,10 @@ type Kind struct {
 	// asks which kinds are on.
 	defaults func(*Answers)
 	derive   func(*Model, Answers) error
-	flags    []KindFlag     // its answers as flags of gsgen new and add
-	forget   func(*Answers) // drops its answers when gsgen remove takes it out
+	flags    []KindFlag           // its answers as flags of gsgen new and add
+	panels   func(*Model) []panel // its graphs on the service's dashboard
+	alerts   func(*Model) []alert // its alerting rules
+	forget   func(*Answers)       // drops its answers when gsgen remove takes it out
 }
 
 // Need is a server a kind talks to: the service gets its client, config and
@@ -66,32 +68,32 @@ const (
 var Kinds = []*Kind{
 	{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
 		on:     func(m *Model) bool { return m.HTTP },
-		drains: httpDrains, env: httpEnv},
+		drains: httpDrains, env: httpEnv, panels: httpPanels, alerts: httpAlerts},
 	{Name: Outbox, Chosen: true, What: "a transactional outbox relay: PostgreSQL rows to Kafka", Dirs: []string{"outbox"},
 		Needs:  []Need{NeedsPostgres, NeedsKafka},
 		on:     func(m *Model) bool { return m.Outbox },
-		bounds: outboxBounds, env: outboxEnv, settings: outboxSettings},
+		bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts},
 	{Name: Asynq, Chosen: true, What: "an asynq task server and client (Redis)", Dirs: []string{"asynq"},
 		Needs:  []Need{NeedsRedis},
 		on:     func(m *Model) bool { return m.Asynq },
-		drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings},
+		drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts},
 	{Name: Kafka, Chosen: true, What: "Kafka consumers, each a named reader with its own handler", Dirs: []string{"kafka"},
 		Needs:     []Need{NeedsPostgres, NeedsKafka},
 		Instances: instancesOf("consumer", "kafka", func(a *Answers) *[]ConsumerAnswers { return &a.Consumers }),
 		on:        func(m *Model) bool { return m.Kafka },
 		items:     func(m *Model) []Instance { return instances(m.Consumers) },
-		bounds:    consumerBounds, env: consumerEnv, settings: consumerSettings},
+		bounds:    consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts},
 	{Name: Cleaner, Chosen: true, What: "cleaners deleting expired rows in small batches", Dirs: []string{"cleaner"},
 		Needs:     []Need{NeedsPostgres},
 		Instances: instancesOf("cleaner", "cleaners", func(a *Answers) *[]CleanerAnswers { return &a.Cleaners }),
 		on:        func(m *Model) bool { return m.Cleaner },
 		items:     func(m *Model) []Instance { return instances(m.Cleaners) },
-		env:       cleanerEnv, settings: cleanerSettings},
+		env:       cleanerEnv, settings: cleanerSettings, panels: cleanerPanels, alerts: cleanerAlerts},
 	{Name: Worker, What: "a periodic worker: a Run loop calling a function of yours every interval", Dirs: []string{"worker"},
 		Instances: instancesOf("worker", "workers", func(a *Answers) *[]WorkerAnswers { return &a.Workers }),
 		on:        func(m *Model) bool { return len(m.Workers) > 0 },
 		items:     func(m *Model) []Instance { return instances(m.Workers) },
-		bounds:    workerBounds, env: workerEnv, settings: workerSettings},
+		bounds:    workerBounds, env: workerEnv, settings: workerSettings, panels: workerPanels, alerts: workerAlerts},
 	{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
 		Instances: instancesOf("task", "tasks", func(a *Answers) *[]TaskAnswers { return &a.Tasks }),
 		on:        func(m *Model) bool { return len(m.Tasks) > 0 },
