@@ -1,6 +1,24 @@
 package generator
 
-// The http kind's dashboard panels and alerts.
+import "strconv"
+
+// The http kind: a net/http server with graceful Shutdown, drained in
+// step 3 within its own timeout.
+
+var httpKind = &Kind{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
+	on:     func(m *Model) bool { return m.HTTP },
+	drains: httpDrains, env: httpEnv, panels: httpPanels, alerts: httpAlerts}
+
+func httpDrains(m *Model) []Drain {
+	return []Drain{{"HTTP drain", "http_shutdown", m.Timeouts.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests", "http"}}
+}
+
+func httpEnv(m *Model) []EnvVar {
+	return []EnvVar{
+		textVar("HTTP_ADDR", ":"+strconv.Itoa(m.HTTPPort), "http.port"),
+		durationVar("HTTP_SHUTDOWN_TIMEOUT", m.Timeouts.HTTPShutdown, "timeouts.http_shutdown"),
+	}
+}
 
 func httpPanels(m *Model) []panel {
 	return []panel{

@@ -1,6 +1,46 @@
 package generator
 
-// The outbox kind's dashboard panels and alerts.
+// The outbox kind: a relay publishing committed outbox rows from
+// PostgreSQL to Kafka, a Run loop drained with the workers.
+
+var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox relay: PostgreSQL rows to Kafka", Dirs: []string{"outbox"},
+	Needs:  []Need{NeedsPostgres, NeedsKafka},
+	on:     func(m *Model) bool { return m.Outbox },
+	bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts}
+
+func outboxBounds(m *Model) []Bound {
+	return []Bound{{Name: "outbox batch timeout", Field: "outbox.batch_timeout", D: m.Relay.BatchTimeout,
+		LimitName: "worker drain", LimitKey: "worker_drain", Limit: m.Timeouts.WorkerDrain,
+		Why: "a batch in flight at SIGTERM could not finish before the pool closes"}}
+}
+
+func outboxEnv(m *Model) []EnvVar {
+	r := m.Relay
+	return []EnvVar{
+		countVar("OUTBOX_BATCH_SIZE", r.BatchSize, "outbox.batch_size"),
+		durationVar("OUTBOX_POLL_INTERVAL", r.PollInterval, "outbox.poll_interval"),
+		durationVar("OUTBOX_BATCH_TIMEOUT", r.BatchTimeout, "outbox.batch_timeout"),
+		boolVar("OUTBOX_ORDERED", r.Ordered, "not outbox.unordered"),
+		countVar("OUTBOX_RELAYS", r.Relays, "outbox.relays"),
+		countVar("OUTBOX_MAX_ATTEMPTS", r.MaxAttempts, "outbox.max_attempts"),
+		durationVar("OUTBOX_BACKOFF_MIN", r.BackoffMin, "outbox.backoff_min"),
+		durationVar("OUTBOX_BACKOFF_MAX", r.BackoffMax, "outbox.backoff_max"),
+		countVar("OUTBOX_MAX_MESSAGE_BYTES", deployOutboxMaxMessageBytes, "not an answer: at most the topics' max.message.bytes"),
+	}
+}
+
+func outboxSettings(a Answers) []setting {
+	o := a.Outbox
+	return []setting{
+		count("outbox.batch_size", o.BatchSize, limits.OutboxBatchSize),
+		count("outbox.relays", o.Relays, limits.OutboxRelays),
+		duration("outbox.poll_interval", o.PollInterval, maxTimeout),
+		duration("outbox.batch_timeout", o.BatchTimeout, maxTimeout),
+		count("outbox.max_attempts", o.MaxAttempts, limits.OutboxMaxAttempts),
+		duration("outbox.backoff_min", o.BackoffMin, maxTimeout),
+		duration("outbox.backoff_max", o.BackoffMax, maxTimeout),
+	}
+}
 
 func outboxPanels(m *Model) []panel {
 	return []panel{
