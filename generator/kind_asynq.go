@@ -1,6 +1,9 @@
 package generator
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // The asynq kind: an asynq task server and client on Redis, in process
 // (drained in step 3) or in a worker binary of its own.
@@ -8,7 +11,8 @@ import "time"
 var asynqKind = &Kind{Name: Asynq, Chosen: true, What: "an asynq task server and client (Redis)", Dirs: []string{"asynq"},
 	Needs:  []Need{NeedsRedis},
 	on:     func(m *Model) bool { return m.Asynq },
-	drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts}
+	drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts,
+	flags: asynqFlags}
 
 func asynqDrains(m *Model) []Drain {
 	if !m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
@@ -84,4 +88,17 @@ func asynqPanels(m *Model) []panel {
 func asynqAlerts(m *Model) []alert {
 	return []alert{{"AsynqQueueBacklog", `max by (queue) (NS_asynq_queue_latency_seconds) > 300`, "5m", "warning",
 		"A task in an asynq queue of NAME has waited over 5 minutes: too few workers, or none."}}
+}
+
+// asynqFlags are the asynq kind's answers as flags of gsgen new and add.
+var asynqFlags = []KindFlag{
+	{Name: "asynq-mode", Usage: "asynq: inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run); default dedicated without http", Default: DefaultAsynqMode, Field: "asynq.mode",
+		set: func(a *Answers, s string) error { a.Asynq.Mode = s; return nil },
+		get: func(a Answers) string { return a.Asynq.Mode }},
+	{Name: "asynq-concurrency", Usage: "asynq: tasks run at once", Default: strconv.Itoa(DefaultConcurrency), Type: "int", Field: "asynq.concurrency",
+		set: func(a *Answers, s string) error { return setCount(&a.Asynq.Concurrency, "--asynq-concurrency", s) },
+		get: func(a Answers) string { return unlessZero(a.Asynq.Concurrency, strconv.Itoa(a.Asynq.Concurrency)) }},
+	{Name: "asynq-allow-requeue", Usage: "asynq: allow --task-timeout above --asynq-shutdown (handlers are idempotent; a deploy re-runs cut tasks)", Default: "false", Bool: true, Type: "bool", Field: "asynq.allow_requeue",
+		set: func(a *Answers, s string) error { return setBool(&a.Asynq.AllowRequeue, "--asynq-allow-requeue", s) },
+		get: func(a Answers) string { return strconv.FormatBool(a.Asynq.AllowRequeue) }},
 }

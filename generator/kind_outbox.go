@@ -1,12 +1,15 @@
 package generator
 
+import "strconv"
+
 // The outbox kind: a relay publishing committed outbox rows from
 // PostgreSQL to Kafka, a Run loop drained with the workers.
 
 var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox relay: PostgreSQL rows to Kafka", Dirs: []string{"outbox"},
 	Needs:  []Need{NeedsPostgres, NeedsKafka},
 	on:     func(m *Model) bool { return m.Outbox },
-	bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts}
+	bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts,
+	flags: outboxFlags}
 
 func outboxBounds(m *Model) []Bound {
 	return []Bound{{Name: "outbox batch timeout", Field: "outbox.batch_timeout", D: m.Relay.BatchTimeout,
@@ -67,4 +70,27 @@ func outboxAlerts(m *Model) []alert {
 		{"OutboxParkedEvents", `max(NS_outbox_parked_events) > 0`, "1m", "warning",
 			"NAME has parked outbox events: Kafka refused them for good. Their aggregates wait until they are released (README.md, When Kafka refuses an event)."},
 	}
+}
+
+// outboxFlags are the outbox kind's answers as flags of gsgen new and add.
+var outboxFlags = []KindFlag{
+	{Name: "outbox-topic", Usage: "outbox: topic of the example event", Default: DefaultOutboxTopic, Field: "outbox.topic",
+		set: func(a *Answers, s string) error { a.Outbox.Topic = s; return nil },
+		get: func(a Answers) string { return a.Outbox.Topic }},
+	{Name: "outbox-batch-size", Usage: "outbox: rows published per batch", Default: strconv.Itoa(DefaultOutboxBatchSize), Type: "int", Field: "outbox.batch_size",
+		set: func(a *Answers, s string) error { return setCount(&a.Outbox.BatchSize, "--outbox-batch-size", s) },
+		get: func(a Answers) string { return unlessZero(a.Outbox.BatchSize, strconv.Itoa(a.Outbox.BatchSize)) }},
+	{Name: "outbox-poll-interval", Usage: "outbox: pause between batches when there is no backlog", Default: defaultPollInterval.String(), Type: "duration", Field: "outbox.poll_interval",
+		set: func(a *Answers, s string) error {
+			return setPositive(&a.Outbox.PollInterval, "--outbox-poll-interval", s)
+		},
+		get: func(a Answers) string { return unlessZero(a.Outbox.PollInterval, a.Outbox.PollInterval.String()) }},
+	{Name: "outbox-batch-timeout", Usage: "outbox: deadline of one batch (lock, publish, mark, commit); must fit in --worker-drain", Default: defaultBatchTimeout.String(), Type: "duration", Field: "outbox.batch_timeout",
+		set: func(a *Answers, s string) error {
+			return setPositive(&a.Outbox.BatchTimeout, "--outbox-batch-timeout", s)
+		},
+		get: func(a Answers) string { return unlessZero(a.Outbox.BatchTimeout, a.Outbox.BatchTimeout.String()) }},
+	{Name: "outbox-unordered", Usage: "outbox: drop the advisory lock (faster; no per-aggregate order across replicas)", Default: "false", Bool: true, Type: "bool", Field: "outbox.unordered",
+		set: func(a *Answers, s string) error { return setBool(&a.Outbox.Unordered, "--outbox-unordered", s) },
+		get: func(a Answers) string { return strconv.FormatBool(a.Outbox.Unordered) }},
 }

@@ -15,6 +15,9 @@ type KindFlag struct {
 	Usage   string
 	Default string // as the help shows it
 	Bool    bool   // a switch: --grpc-reflection alone means true
+	// Type is the value's type as the help shows it: "int", "duration",
+	// "bool"; "" shows "string" (and a switch as string[="true"]).
+	Type string
 	// Field is the answers path it sets, as the generator's InputErrors
 	// name it ("grpc.port"): the prompt checks a typed answer against
 	// the errors about it.
@@ -100,5 +103,32 @@ func setBool(b *bool, flag, s string) error {
 		return &InputError{Field: flag, Msg: fmt.Sprintf("%s is not true or false", Quote(s)), Fix: "use " + flag + " or " + flag + "=false"}
 	}
 	*b = v
+	return nil
+}
+
+// setCount reads a whole number greater than zero: zero in Answers means
+// "not answered" and would silently take the default.
+func setCount(n *int, flag, s string) error {
+	v, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return &InputError{Field: flag, Msg: Quote(s) + " is not a whole number", Fix: "give a whole number greater than zero, or leave the flag out to take the default"}
+	case v <= 0:
+		return &InputError{Field: flag, Msg: fmt.Sprintf("%d must be positive", v), Fix: "give a value greater than zero, or leave the flag out to take the default"}
+	}
+	*n = v
+	return nil
+}
+
+// setPositive reads a duration greater than zero, for the same reason.
+func setPositive(d *Duration, flag, s string) error {
+	v, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return &InputError{Field: flag, Msg: Quote(s) + " is not a duration", Fix: "use Go's syntax, e.g. 25s or 1m30s"}
+	case v <= 0:
+		return &InputError{Field: flag, Msg: fmt.Sprintf("%v must be positive", v), Fix: "give a value greater than zero, or leave the flag out to take the default"}
+	}
+	*d = Duration(v)
 	return nil
 }

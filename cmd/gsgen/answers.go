@@ -28,19 +28,10 @@ type answerFlags struct {
 }
 
 // settingFlags are the answers a re-run may change too: the timeouts and
-// the settings of the outbox and asynq.
+// the kinds' own settings (outbox, asynq, grpc).
 type settingFlags struct {
 	timeouts map[string]*time.Duration // by TimeoutField.Flag
-	kinds    map[string]*string        // the kinds' own flags, by name
-
-	outboxTopic        string
-	outboxBatchSize    int
-	outboxPollInterval time.Duration
-	outboxBatchTimeout time.Duration
-	outboxUnordered    bool
-	asynqMode          string
-	asynqConcurrency   int
-	asynqAllowRequeue  bool
+	kinds    map[string]*string        // the kinds' own flags, by name, as typed
 }
 
 func addAnswerFlags(cmd *cobra.Command) *answerFlags {
@@ -75,19 +66,20 @@ func addSettingFlags(cmd *cobra.Command) *settingFlags {
 	// Each kind declares its own flags (generator.KindFlags): a new kind
 	// brings them without a line here.
 	for _, k := range generator.KindFlags() {
-		f.kinds[k.Name] = fs.String(k.Name, k.Default, k.Usage)
+		typed := k.Default
+		f.kinds[k.Name] = &typed
+		switch k.Type {
+		case "":
+			fs.StringVar(&typed, k.Name, k.Default, k.Usage)
+		case "bool":
+			fs.Var(kindSwitch{kindValue{&typed, k.Type}}, k.Name, k.Usage)
+		default:
+			fs.Var(kindValue{&typed, k.Type}, k.Name, k.Usage)
+		}
 		if k.Bool {
 			fs.Lookup(k.Name).NoOptDefVal = "true"
 		}
 	}
-	fs.StringVar(&f.outboxTopic, "outbox-topic", generator.DefaultOutboxTopic, "outbox: topic of the example event")
-	fs.IntVar(&f.outboxBatchSize, "outbox-batch-size", generator.DefaultOutboxBatchSize, "outbox: rows published per batch")
-	fs.DurationVar(&f.outboxPollInterval, "outbox-poll-interval", 500*time.Millisecond, "outbox: pause between batches when there is no backlog")
-	fs.DurationVar(&f.outboxBatchTimeout, "outbox-batch-timeout", 10*time.Second, "outbox: deadline of one batch (lock, publish, mark, commit); must fit in --worker-drain")
-	fs.BoolVar(&f.outboxUnordered, "outbox-unordered", false, "outbox: drop the advisory lock (faster; no per-aggregate order across replicas)")
-	fs.StringVar(&f.asynqMode, "asynq-mode", generator.DefaultAsynqMode, "asynq: inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run); default dedicated without http")
-	fs.IntVar(&f.asynqConcurrency, "asynq-concurrency", generator.DefaultConcurrency, "asynq: tasks run at once")
-	fs.BoolVar(&f.asynqAllowRequeue, "asynq-allow-requeue", false, "asynq: allow --task-timeout above --asynq-shutdown (handlers are idempotent; a deploy re-runs cut tasks)")
 	cmd.RegisterFlagCompletionFunc("asynq-mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"inprocess", "dedicated"}, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -192,44 +184,32 @@ func (f *settingFlags) apply(fs *pflag.FlagSet, a *generator.Answers) error {
 			}
 		}
 	}
-	if fs.Changed("outbox-topic") {
-		a.Outbox.Topic = f.outboxTopic
-	}
-	if fs.Changed("outbox-batch-size") {
-		if err := positive("outbox-batch-size", f.outboxBatchSize); err != nil {
-			return err
-		}
-		a.Outbox.BatchSize = f.outboxBatchSize
-	}
-	for _, d := range []struct {
-		flag string
-		v    time.Duration
-		into *generator.Duration
-	}{{"outbox-poll-interval", f.outboxPollInterval, &a.Outbox.PollInterval}, {"outbox-batch-timeout", f.outboxBatchTimeout, &a.Outbox.BatchTimeout}} {
-		if fs.Changed(d.flag) {
-			if err := positive(d.flag, d.v); err != nil {
-				return err
-			}
-			*d.into = generator.Duration(d.v)
-		}
-	}
-	if fs.Changed("outbox-unordered") {
-		a.Outbox.Unordered = f.outboxUnordered
-	}
-	if fs.Changed("asynq-mode") {
-		a.Asynq.Mode = f.asynqMode
-	}
-	if fs.Changed("asynq-concurrency") {
-		if err := positive("asynq-concurrency", f.asynqConcurrency); err != nil {
-			return err
-		}
-		a.Asynq.Concurrency = f.asynqConcurrency
-	}
-	if fs.Changed("asynq-allow-requeue") {
-		a.Asynq.AllowRequeue = f.asynqAllowRequeue
-	}
 	return nil
 }
+
+// kindValue holds a kind's flag as typed, for KindFlag.Set to parse and
+// check; typ is the value's type as the help shows it (int, duration).
+type kindValue struct {
+	typed *string
+	typ   string
+}
+
+func (v kindValue) String() string {
+	if v.typed == nil {
+		return ""
+	}
+	return *v.typed
+}
+
+func (v kindValue) Set(s string) error { *v.typed = s; return nil }
+
+func (v kindValue) Type() string { return v.typ }
+
+// kindSwitch is a kind's bool flag: the help shows it without a type, as
+// pflag's own bools.
+type kindSwitch struct{ kindValue }
+
+func (kindSwitch) IsBoolFlag() bool { return true }
 
 // positive refuses a numeric flag set to zero or less. It is checked here,
 // not only in the model, because zero in Answers means "not answered" and
