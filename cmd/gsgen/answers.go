@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -161,6 +162,19 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 	}
 	for _, t := range generator.TimeoutFields {
 		given(t.Flag)
+	}
+	// The questions of the kinds chosen here (grpc's port ...): the
+	// interview asks them, so they too make gsgen new ask, or say what
+	// is missing without a terminal.
+	for _, k := range generator.Kinds {
+		if !slices.Contains(a.Components, string(k.Name)) {
+			continue
+		}
+		for _, kf := range k.Flags() {
+			if kf.Title != "" {
+				given(kf.Name)
+			}
+		}
 	}
 	return a, unanswered, f.settings.apply(fs, &a)
 }

@@ -263,6 +263,22 @@ func TestPromptsAskTheKindsQuestions(t *testing.T) {
 	if got, want := printedCommand(stdout, dir), "gsgen new DIR --components http,grpc --grpc-port 50052 --grpc-shutdown 44s --grpc-reflection --yes"; got != want {
 		t.Errorf("printed command %q, want %q", got, want)
 	}
+
+	// Every other answer given: the kind's questions alone make gsgen new
+	// ask, and without a terminal it names them as missing.
+	dir = filepath.Join(t.TempDir(), "orders")
+	given := []string{"new", dir, "--name", "orders", "--components", "http,grpc", "--module", "example.com/orders", "--http-port", "8080",
+		"--prestop", "10s", "--grace", "60s", "--http-shutdown", "25s", "--worker-drain", "20s",
+		"--asynq-shutdown", "25s", "--task-timeout", "20s", "--close-budget", "1s", "--margin", "5s"}
+	t.Setenv("ACCESSIBLE", "")
+	code, _, stderr = gsgenAnswering(t, nil, given...)
+	if code != exitBadInput || !strings.Contains(stderr, "these are not given: --grpc-port --grpc-shutdown --grpc-reflection;") {
+		t.Errorf("without a terminal: exit %d, %s", code, stderr)
+	}
+	code, stdout, stderr = gsgenAnswering(t, []string{"", "", "", ""}, append(given, "--accessible")...)
+	if code != exitOK || !strings.Contains(stdout, "gRPC port [50051]:") || !strings.Contains(stdout, "gRPC drain [25s]:") {
+		t.Errorf("only grpc's answers missing: exit %d, %s\n%s", code, stderr, stdout)
+	}
 }
 
 // A broken ladder asks which of the numbers it names to change, and the
