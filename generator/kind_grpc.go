@@ -94,7 +94,7 @@ func grpcSettings(a Answers) []setting {
 var grpcFlags = []KindFlag{
 	{Name: "grpc-port", Usage: "grpc: port the gRPC server listens on", Default: strconv.Itoa(DefaultGRPCPort),
 		Field: "grpc.port", Title: "gRPC port",
-		set: func(a *Answers, s string) error { return setPort(&a.GRPC.Port, "--grpc-port", s) },
+		set: func(a *Answers, s string) error { return setPort(&a.GRPC.Port, "--grpc-port", s, DefaultGRPCPort) },
 		get: func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.Itoa(a.GRPC.Port)) }},
 	{Name: "grpc-shutdown", Usage: "grpc: how long GracefulStop may wait for in-flight RPCs before Stop", Default: Seconds(defaultGRPCShutdownTimeout),
 		Field: grpcShutdownKey, Title: "gRPC drain",

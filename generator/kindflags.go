@@ -18,6 +18,9 @@ type KindFlag struct {
 	// Type is the value's type as the help shows it: "int", "duration",
 	// "bool"; "" shows "string" (and a switch as string[="true"]).
 	Type string
+	// NewOnly leaves it out of gsgen add and regen: an answer only a new
+	// service takes.
+	NewOnly bool
 	// Field is the answers path it sets, as the generator's InputErrors
 	// name it ("grpc.port"): the prompt checks a typed answer against
 	// the errors about it.
@@ -79,10 +82,15 @@ func unlessZero[T comparable](v T, s string) string {
 	return s
 }
 
-func setPort(p *int, flag, s string) error {
+// setPort reads a TCP port; the error offers example, the kind's default.
+func setPort(p *int, flag, s string, example int) error {
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > 65535 {
-		return &InputError{Field: flag, Msg: Quote(s) + " is not a TCP port", Fix: "use a number from 1 to 65535"}
+	fix := "use a number from 1 to 65535, e.g. " + strconv.Itoa(example)
+	switch {
+	case err != nil:
+		return &InputError{Field: flag, Msg: Quote(s) + " is not a TCP port", Fix: fix}
+	case n < 1 || n > 65535:
+		return &InputError{Field: flag, Msg: fmt.Sprintf("%d is not a TCP port", n), Fix: fix}
 	}
 	*p = n
 	return nil

@@ -9,9 +9,10 @@ import (
 
 // The older kinds' flags read back what they were given and refuse a bad
 // value naming the flag, as grpc's do (TestGRPCFlags).
-func TestOutboxAndAsynqFlags(t *testing.T) {
+func TestOlderKindsFlags(t *testing.T) {
 	var a Answers
 	good := [][2]string{
+		{"http-port", "9090"},
 		{"outbox-topic", "orders"}, {"outbox-batch-size", "70"}, {"outbox-poll-interval", "250ms"},
 		{"outbox-batch-timeout", "8s"}, {"outbox-unordered", "true"},
 		{"asynq-mode", "dedicated"}, {"asynq-concurrency", "4"}, {"asynq-allow-requeue", "true"},
@@ -27,6 +28,8 @@ func TestOutboxAndAsynqFlags(t *testing.T) {
 		}
 	}
 	bad := []struct{ flag, value, msg string }{
+		{"http-port", "70000", "70000 is not a TCP port"},
+		{"http-port", "web", `"web" is not a TCP port`},
 		{"outbox-batch-size", "0", "0 must be positive"},
 		{"outbox-batch-size", "fifty", `"fifty" is not a whole number`},
 		{"outbox-poll-interval", "0s", "0s must be positive"},
@@ -36,13 +39,13 @@ func TestOutboxAndAsynqFlags(t *testing.T) {
 		{"asynq-allow-requeue", "yes please", `"yes please" is not true or false`},
 	}
 	for _, c := range bad {
-		before := a.Outbox.BatchSize + a.Asynq.Concurrency
+		before := a.HTTP.Port + a.Outbox.BatchSize + a.Asynq.Concurrency
 		var ie *InputError
 		err := kindFlag(t, c.flag).Set(&a, c.value)
 		if !errors.As(err, &ie) || ie.Field != "--"+c.flag || !strings.Contains(ie.Msg, c.msg) || ie.Fix == "" {
 			t.Errorf("--%s %s: %v, want an InputError on --%s saying %q, with a fix", c.flag, c.value, err, c.flag, c.msg)
 		}
-		if a.Outbox.BatchSize+a.Asynq.Concurrency != before || a.Outbox.PollInterval != Duration(250*time.Millisecond) || a.Outbox.BatchTimeout != Duration(8*time.Second) || !a.Outbox.Unordered || !a.Asynq.AllowRequeue {
+		if a.HTTP.Port+a.Outbox.BatchSize+a.Asynq.Concurrency != before || a.Outbox.PollInterval != Duration(250*time.Millisecond) || a.Outbox.BatchTimeout != Duration(8*time.Second) || !a.Outbox.Unordered || !a.Asynq.AllowRequeue {
 			t.Errorf("--%s %s changed the answers", c.flag, c.value)
 		}
 	}

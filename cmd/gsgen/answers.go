@@ -21,7 +21,6 @@ type answerFlags struct {
 	name       string
 	module     string
 	components string
-	port       int
 	consumers  []string // NAME or NAME:TOPIC
 	tracing    bool
 	ci         string
@@ -43,7 +42,6 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	fs.StringVar(&f.module, "module", "", "Go module path (default: example.com/<name>)")
 	fs.StringVar(&f.components, "components", generator.DefaultComponents,
 		"comma-separated components: "+strings.Join(generator.ComponentNames(), ","))
-	fs.IntVar(&f.port, "http-port", generator.DefaultHTTPPort, "port the HTTP server listens on")
 	fs.StringArrayVar(&f.consumers, "consumer", nil, "kafka: a consumer as NAME or NAME:TOPIC (repeatable; default one consumer \"events\")")
 	// Not a setting flag (gsgen add has none of it): tracing changes the
 	// example code you own, written once; to trace an existing service, set
@@ -51,6 +49,7 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	fs.BoolVar(&f.tracing, "tracing", false, "OpenTelemetry tracing: OTLP exporter set by OTEL_* variables; one trace from HTTP through the outbox and Kafka to the consumer, and into asynq tasks")
 	fs.StringVar(&f.ci, "ci", generator.CIGitHub, "the service's CI: github (a GitHub Actions workflow gsgen owns, "+generator.CIWorkflowPath+") or none (CI of your own)")
 	f.settings = addSettingFlags(cmd)
+	f.settings.addKindFlags(fs, true)
 	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return generator.ComponentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
@@ -64,9 +63,21 @@ func addSettingFlags(cmd *cobra.Command) *settingFlags {
 	for _, t := range generator.TimeoutFields {
 		f.timeouts[t.Flag] = fs.Duration(t.Flag, time.Duration(*t.Of(&generator.DefaultTimeouts)), t.Usage)
 	}
-	// Each kind declares its own flags (generator.KindFlags): a new kind
-	// brings them without a line here.
+	f.addKindFlags(fs, false)
+	cmd.RegisterFlagCompletionFunc("asynq-mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"inprocess", "dedicated"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return f
+}
+
+// addKindFlags registers the kinds' own flags (generator.KindFlags): a new
+// kind brings them without a line here. newOnly picks those only gsgen new
+// takes, or the others.
+func (f *settingFlags) addKindFlags(fs *pflag.FlagSet, newOnly bool) {
 	for _, k := range generator.KindFlags() {
+		if k.NewOnly != newOnly {
+			continue
+		}
 		typed := k.Default
 		f.kinds[k.Name] = &typed
 		switch k.Type {
@@ -81,10 +92,6 @@ func addSettingFlags(cmd *cobra.Command) *settingFlags {
 			fs.Lookup(k.Name).NoOptDefVal = "true"
 		}
 	}
-	cmd.RegisterFlagCompletionFunc("asynq-mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"inprocess", "dedicated"}, cobra.ShellCompDirectiveNoFileComp
-	})
-	return f
 }
 
 // fromFile reports whether the answers come from a file (-f).
@@ -141,12 +148,7 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 			return a, nil, &generator.InputError{Field: "--components", Msg: "is empty", Fix: "choose at least one of " + strings.Join(generator.ComponentNames(), ",")}
 		}
 	}
-	if given("http-port") {
-		if f.port < 1 || f.port > 65535 {
-			return a, nil, &generator.InputError{Field: "--http-port", Msg: fmt.Sprintf("%d is not a TCP port", f.port), Fix: "use a number from 1 to 65535, e.g. 8080"}
-		}
-		a.HTTP.Port = f.port
-	}
+	given("http-port") // set by its kind's flag, in apply
 	if fs.Changed("consumer") {
 		a.Consumers = nil
 		for _, c := range f.consumers {

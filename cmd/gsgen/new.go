@@ -177,12 +177,6 @@ func equivalentCommand(dir string, m *generator.Model) string {
 	flag("name", a.Name != filepath.Base(absOrSame(dir)), a.Name)
 	flag("module", a.Module != d.Module, a.Module)
 	flag("components", strings.Join(a.Components, ",") != generator.DefaultComponents, strings.Join(a.Components, ","))
-	flag("http-port", a.HTTP.Port != d.HTTP.Port, a.HTTP.Port)
-	flag("ci", a.CI != d.CI, a.CI)
-	for _, t := range generator.TimeoutFields {
-		v := *t.Of(&a.Timeouts)
-		flag(t.Flag, v != *t.Of(&d.Timeouts), v)
-	}
 	for _, k := range generator.KindFlags() {
 		switch v := k.Value(a); {
 		case v == "" || v == k.Value(d): // the default of these components (asynq's mode depends on http)
@@ -191,6 +185,11 @@ func equivalentCommand(dir string, m *generator.Model) string {
 		default:
 			flag(k.Name, true, v)
 		}
+	}
+	flag("ci", a.CI != d.CI, a.CI)
+	for _, t := range generator.TimeoutFields {
+		v := *t.Of(&a.Timeouts)
+		flag(t.Flag, v != *t.Of(&d.Timeouts), v)
 	}
 	o, do := a.Outbox, d.Outbox
 	if a.Tracing {
