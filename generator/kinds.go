@@ -10,7 +10,9 @@ import (
 // renders its template folders when it is on (its _item_ files once per
 // named instance), the ladder holds its timeouts to their drain, the
 // deployment sets the variables its config reads, the answers' limits bound
-// its numbers, and add and remove edit its named instances. A new kind is
+// its numbers, the dashboard and alert rules show its panels and alerts,
+// gsgen new and add take its flags (and the interview asks those with a
+// title), and add and remove edit its named instances. A new kind is
 // one entry in Kinds (its declaration in a kind_<name>.go of its own), its
 // template folder (a template named *.user.tmpl gives a file the user owns;
 // *.blocks.tmpl holds its named pieces of main.go, config.go and the
