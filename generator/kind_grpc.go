@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -46,7 +47,8 @@ var grpcKind = &Kind{Name: GRPC, Chosen: true, What: "a gRPC server (google.gola
 	Dirs:     []string{"grpc"},
 	on:       func(m *Model) bool { return m.GRPC != nil },
 	defaults: grpcDefaults, derive: grpcDerive, forget: func(a *Answers) { a.GRPC = GRPCAnswers{} },
-	drains: grpcDrains, env: grpcEnv, settings: grpcSettings, flags: grpcFlags}
+	drains: grpcDrains, env: grpcEnv, settings: grpcSettings, flags: grpcFlags,
+	panels: grpcPanels, alerts: grpcAlerts}
 
 func grpcDefaults(a *Answers) {
 	setDefault(&a.GRPC.Port, DefaultGRPCPort)
@@ -91,12 +93,41 @@ func grpcSettings(a Answers) []setting {
 // grpcFlags are the grpc kind's answers as flags of gsgen new and add.
 var grpcFlags = []KindFlag{
 	{Name: "grpc-port", Usage: "grpc: port the gRPC server listens on", Default: strconv.Itoa(DefaultGRPCPort),
-		set: func(a *Answers, s string) error { return setPort(&a.GRPC.Port, "--grpc-port", s) },
+		Field: "grpc.port", Title: "gRPC port",
+		set: func(a *Answers, s string) error { return setPort(&a.GRPC.Port, "--grpc-port", s, DefaultGRPCPort) },
 		get: func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.Itoa(a.GRPC.Port)) }},
 	{Name: "grpc-shutdown", Usage: "grpc: how long GracefulStop may wait for in-flight RPCs before Stop", Default: Seconds(defaultGRPCShutdownTimeout),
+		Field: grpcShutdownKey, Title: "gRPC drain",
 		set: func(a *Answers, s string) error { return setDuration(&a.GRPC.ShutdownTimeout, "--grpc-shutdown", s) },
 		get: func(a Answers) string { return unlessZero(a.GRPC.ShutdownTimeout, a.GRPC.ShutdownTimeout.String()) }},
 	{Name: "grpc-reflection", Usage: "grpc: register the reflection service (grpcurl); GRPC_REFLECTION turns it off", Default: "false", Bool: true,
-		set: func(a *Answers, s string) error { return setBool(&a.GRPC.Reflection, "--grpc-reflection", s) },
-		get: func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.FormatBool(a.GRPC.Reflection)) }},
+		Field: "grpc.reflection", Title: "Register the gRPC reflection service?",
+		set:      func(a *Answers, s string) error { return setBool(&a.GRPC.Reflection, "--grpc-reflection", s) },
+		get:      func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.FormatBool(a.GRPC.Reflection)) },
+		answered: func(a Answers) bool { return a.GRPC.Reflection }},
+}
+
+// grpcPanels read the histogram the server's interceptor exports
+// (internal/grpcapi): NS_grpc_request_duration_seconds by method and code.
+func grpcPanels(*Model) []panel {
+	return []panel{
+		{"gRPC calls per second, by method and code", "reqps", [][2]string{
+			{`sum by (method, code) (rate(NS_grpc_request_duration_seconds_count[5m]))`, "{{method}} {{code}}"}}},
+		{"gRPC latency, 99th percentile, by method", "s", [][2]string{
+			{`histogram_quantile(0.99, sum by (le, method) (rate(NS_grpc_request_duration_seconds_bucket[5m])))`, "{{method}}"}}},
+	}
+}
+
+// grpcServerFaults are the status codes that say the server failed the
+// call, as a 5xx does for HTTP: an error it returned without a status
+// (Unknown), a bug or a broken invariant (Internal, DataLoss), a dependency
+// down (Unavailable) or a handler slower than the caller's deadline
+// (DeadlineExceeded). The others are the caller's doing (InvalidArgument,
+// NotFound, Canceled ...) or a method it should not call (Unimplemented).
+const grpcServerFaults = "Unknown|Internal|Unavailable|DataLoss|DeadlineExceeded"
+
+func grpcAlerts(*Model) []alert {
+	return []alert{{"GRPCErrors",
+		`sum(rate(NS_grpc_request_duration_seconds_count{code=~"` + grpcServerFaults + `"}[5m])) / sum(rate(NS_grpc_request_duration_seconds_count[5m])) > 0.05`,
+		"10m", "warning", "More than 5% of the gRPC calls to NAME fail with a server-side code (" + strings.ReplaceAll(grpcServerFaults, "|", ", ") + ")."}}
 }

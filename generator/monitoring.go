@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -16,89 +17,17 @@ type panel struct {
 	queries [][2]string
 }
 
-// dashboardPanels lists the graphs of the service's dashboard, by part, for
-// the parts the service has. "NS" in a query stands for the service's
+// dashboardPanels lists the graphs of the service's dashboard: each kind's
+// (Kind.panels) for the kinds the service has, then the pod's. "NS" in a query stands for the service's
 // metrics namespace. Every query reads a metric the service exports:
 // e2e's TestDashboardReadsExportedMetrics scrapes a running service and
 // checks each name.
 func (m *Model) dashboardPanels() []panel {
 	var ps []panel
-	if m.HTTP {
-		ps = append(ps,
-			panel{"HTTP requests per second, by route and code", "reqps", [][2]string{
-				{`sum by (route, code) (rate(NS_http_request_duration_seconds_count[5m]))`, "{{route}} {{code}}"}}},
-			panel{"HTTP latency, 99th percentile, by route", "s", [][2]string{
-				{`histogram_quantile(0.99, sum by (le, route) (rate(NS_http_request_duration_seconds_bucket[5m])))`, "{{route}}"}}},
-		)
-	}
-	if m.Outbox {
-		ps = append(ps,
-			panel{"Outbox events published per second", "short", [][2]string{
-				{`sum(rate(NS_outbox_events_published_total[5m]))`, "published"},
-				{`sum(rate(NS_outbox_events_refused_total[5m]))`, "refused by Kafka"}}},
-			// The backlog is the table's, the same in every pod: max, not sum.
-			panel{"Outbox backlog", "short", [][2]string{
-				{`max(NS_outbox_pending_events)`, "pending"},
-				{`max(NS_outbox_parked_events)`, "parked"}}},
-			panel{"Oldest pending outbox event", "s", [][2]string{
-				{`max(NS_outbox_oldest_pending_age_seconds)`, "age"}}},
-			panel{"Outbox looks failed as a whole (Kafka or PostgreSQL down)", "short", [][2]string{
-				{`sum(increase(NS_outbox_batch_failures_total[5m]))`, "failed looks"}}},
-			panel{"Outbox batch time, 99th percentile", "s", [][2]string{
-				{`histogram_quantile(0.99, sum by (le) (rate(NS_outbox_batch_duration_seconds_bucket[5m])))`, "p99"}}},
-		)
-	}
-	if m.Kafka {
-		ps = append(ps,
-			panel{"Messages handled per second, by consumer", "short", [][2]string{
-				{`sum by (consumer) (rate(NS_consumer_messages_handled_total[5m]))`, "{{consumer}}"}}},
-			panel{"Handler failures and dead letters, by consumer", "short", [][2]string{
-				{`sum by (consumer) (increase(NS_consumer_handler_failures_total[5m]))`, "{{consumer}} failed calls"},
-				{`sum by (consumer) (increase(NS_consumer_messages_dead_lettered_total[5m]))`, "{{consumer}} dead-lettered"}}},
-			panel{"Consumer lag, by consumer", "short", [][2]string{
-				{`max by (consumer) (NS_consumer_lag)`, "{{consumer}}"}}},
-			panel{"Handler time, 99th percentile, by consumer", "s", [][2]string{
-				{`histogram_quantile(0.99, sum by (le, consumer) (rate(NS_consumer_handler_duration_seconds_bucket[5m])))`, "{{consumer}}"}}},
-		)
-	}
-	if m.Cleaner {
-		ps = append(ps,
-			panel{"Rows deleted per second, by cleaner", "short", [][2]string{
-				{`sum by (cleaner) (rate(NS_cleaner_rows_deleted_total[5m]))`, "{{cleaner}}"}}},
-			panel{"Cleaner runs failed, by cleaner", "short", [][2]string{
-				{`sum by (cleaner) (increase(NS_cleaner_run_failures_total[1h]))`, "{{cleaner}}"}}},
-		)
-	}
-	if len(m.Workers) > 0 {
-		ps = append(ps,
-			panel{"Worker runs per second, by worker", "short", [][2]string{
-				{`sum by (worker) (rate(NS_worker_runs_total[5m]))`, "{{worker}} succeeded"},
-				{`sum by (worker) (rate(NS_worker_run_failures_total[5m]))`, "{{worker}} failed"}}},
-			panel{"Worker run time, 99th percentile, by worker", "s", [][2]string{
-				{`histogram_quantile(0.99, sum by (le, worker) (rate(NS_worker_run_duration_seconds_bucket[5m])))`, "{{worker}}"}}},
-			// The fleet's last success is the latest of its replicas'.
-			panel{"Time since a worker last succeeded, by worker", "s", [][2]string{
-				{`time() - max by (worker) (NS_worker_last_success_timestamp_seconds)`, "{{worker}}"},
-				{`2 * max by (worker) (NS_worker_period_seconds)`, "{{worker}} alert (two periods)"}}},
-		)
-	}
-	if len(m.Leases()) > 0 {
-		ps = append(ps,
-			panel{"Lease holders, by lease (one each)", "short", [][2]string{
-				{`sum by (lease) (NS_lease_held)`, "{{lease}}"}}},
-		)
-	}
-	if m.Asynq {
-		ps = append(ps,
-			// Read from Redis: every pod reports the same queues.
-			panel{"asynq tasks, by queue and state", "short", [][2]string{
-				{`max by (queue, state) (NS_asynq_tasks)`, "{{queue}} {{state}}"}}},
-			panel{"asynq oldest pending task, by queue", "s", [][2]string{
-				{`max by (queue) (NS_asynq_queue_latency_seconds)`, "{{queue}}"}}},
-			panel{"asynq tasks processed and failed per second", "short", [][2]string{
-				{`max by (queue) (rate(NS_asynq_tasks_processed_total[5m]))`, "{{queue}} processed"},
-				{`max by (queue) (rate(NS_asynq_tasks_failed_total[5m]))`, "{{queue}} failed"}}},
-		)
+	for _, k := range m.monitored() {
+		if k.panels != nil {
+			ps = append(ps, k.panels(m)...)
+		}
 	}
 	ps = append(ps,
 		panel{"Memory (RSS), by pod", "bytes", [][2]string{
@@ -109,6 +38,45 @@ func (m *Model) dashboardPanels() []panel {
 			{`go_goroutines{pod=~"NAME-.*"}`, "{{pod}}"}}},
 	)
 	return ps
+}
+
+// monitoredOrder is the order of the kinds' panels on the dashboard and of
+// their alert rules, as earlier gsgens wrote them: a panel's id is its
+// place, so these keep theirs, and a kind not listed (one added later, as
+// grpc) comes after them in the kinds' order. lease stands for the leases'
+// panel and alert, which are no one kind's: cleaners and workers share them.
+var monitoredOrder = []Component{HTTP, Outbox, Kafka, Cleaner, Worker, leases.Name, Asynq}
+
+// leases is the leases' pieces of the dashboard and the alert rules, there
+// when a cleaner or a worker of the service runs under a lease.
+var leases = &Kind{Name: "lease", on: func(m *Model) bool { return len(m.Leases()) > 0 },
+	panels: leasePanels, alerts: leaseAlerts}
+
+// monitored lists the kinds whose panels and alerts the service shows, the
+// leases' pieces among them, in monitoredOrder.
+func (m *Model) monitored() []*Kind {
+	ks := append(m.kindsOn(), leases)
+	ks = slices.DeleteFunc(ks, func(k *Kind) bool { return !k.on(m) })
+	place := func(k *Kind) int {
+		if i := slices.Index(monitoredOrder, k.Name); i >= 0 {
+			return i
+		}
+		return len(monitoredOrder)
+	}
+	slices.SortStableFunc(ks, func(a, b *Kind) int { return place(a) - place(b) })
+	return ks
+}
+
+func leasePanels(m *Model) []panel {
+	return []panel{
+		{"Lease holders, by lease (one each)", "short", [][2]string{
+			{`sum by (lease) (NS_lease_held)`, "{{lease}}"}}},
+	}
+}
+
+func leaseAlerts(m *Model) []alert {
+	return []alert{{"LeaseNotHeld", `sum by (lease) (NS_lease_held) != 1`, "5m", "warning",
+		"A lease of NAME has had no holder (or more than one) for 5 minutes: its periodic part runs nowhere; PostgreSQL may be unreachable from the pods."}}
 }
 
 // DashboardQueries lists every PromQL query of the service's dashboard.
@@ -213,52 +181,15 @@ type alert struct {
 	name, expr, forDuration, severity, summary string
 }
 
-// alerts lists the service's alerting rules, for the parts it has. "NS"
+// alerts lists the service's alerting rules: each kind's (Kind.alerts) for
+// the kinds the service has, then the container's. "NS"
 // and "NAME" stand for its metrics namespace and its name.
 func (m *Model) alerts() []alert {
 	var as []alert
-	if m.HTTP {
-		as = append(as, alert{"HTTPErrors",
-			`sum(rate(NS_http_request_duration_seconds_count{code=~"5.."}[5m])) / sum(rate(NS_http_request_duration_seconds_count[5m])) > 0.05`,
-			"10m", "warning", "More than 5% of the HTTP requests to NAME fail with a 5xx."})
-	}
-	if m.Outbox {
-		as = append(as,
-			alert{"OutboxStalled", `max(NS_outbox_oldest_pending_age_seconds) > 300`, "5m", "critical",
-				"An outbox event of NAME has waited over 5 minutes: the relay is not publishing (Kafka down, a relay stuck, events held behind a parked one)."},
-			alert{"OutboxParkedEvents", `max(NS_outbox_parked_events) > 0`, "1m", "warning",
-				"NAME has parked outbox events: Kafka refused them for good. Their aggregates wait until they are released (README.md, When Kafka refuses an event)."},
-		)
-	}
-	if m.Kafka {
-		as = append(as,
-			alert{"ConsumerDeadLetters", `sum by (consumer) (increase(NS_consumer_messages_dead_lettered_total[15m])) > 0`, "0m", "warning",
-				"A consumer of NAME dead-lettered messages: read them in its dead-letter topic (README.md, What happens to a bad message)."},
-			alert{"ConsumerLagGrowing", `max by (consumer) (NS_consumer_lag) > 1000 and max by (consumer) (deriv(NS_consumer_lag[15m])) > 0`, "15m", "warning",
-				"A consumer of NAME falls further behind: its handler is slow or failing, or it has too few partitions for the load."},
-		)
-	}
-	if m.Cleaner {
-		as = append(as, alert{"CleanerFailing", `sum by (cleaner) (increase(NS_cleaner_run_failures_total[1h])) > 3`, "0m", "warning",
-			"A cleaner of NAME keeps failing: its table grows."})
-	}
-	if len(m.Workers) > 0 {
-		// Three in an hour, as for the cleaners: one failed run is retried
-		// at the next interval anyway.
-		as = append(as, alert{"WorkerFailing", `sum by (worker) (increase(NS_worker_run_failures_total[1h])) > 3`, "0m", "warning",
-			"A worker of NAME keeps failing: its runs end in an error, a panic or their timeout (its log says which)."},
-			// Two periods: one late run is a slow one, two missed ones are a
-			// worker that no replica runs (the lease stuck, every run failing).
-			alert{"WorkerNotSucceeding", `time() - max by (worker) (NS_worker_last_success_timestamp_seconds) > 2 * max by (worker) (NS_worker_period_seconds)`, "0m", "warning",
-				"A worker of NAME has not succeeded in any replica for two of its periods: its runs fail, or no replica holds its lease (the lease holders panel says which)."})
-	}
-	if len(m.Leases()) > 0 {
-		as = append(as, alert{"LeaseNotHeld", `sum by (lease) (NS_lease_held) != 1`, "5m", "warning",
-			"A lease of NAME has had no holder (or more than one) for 5 minutes: its periodic part runs nowhere; PostgreSQL may be unreachable from the pods."})
-	}
-	if m.Asynq {
-		as = append(as, alert{"AsynqQueueBacklog", `max by (queue) (NS_asynq_queue_latency_seconds) > 300`, "5m", "warning",
-			"A task in an asynq queue of NAME has waited over 5 minutes: too few workers, or none."})
+	for _, k := range m.monitored() {
+		if k.alerts != nil {
+			as = append(as, k.alerts(m)...)
+		}
 	}
 	// From kube-state-metrics, not from the service: a container that ended
 	// with an error, after a failed shutdown (over its budget, a second

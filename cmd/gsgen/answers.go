@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +21,6 @@ type answerFlags struct {
 	name       string
 	module     string
 	components string
-	port       int
 	consumers  []string // NAME or NAME:TOPIC
 	tracing    bool
 	ci         string
@@ -28,19 +28,10 @@ type answerFlags struct {
 }
 
 // settingFlags are the answers a re-run may change too: the timeouts and
-// the settings of the outbox and asynq.
+// the kinds' own settings (outbox, asynq, grpc).
 type settingFlags struct {
 	timeouts map[string]*time.Duration // by TimeoutField.Flag
-	kinds    map[string]*string        // the kinds' own flags, by name
-
-	outboxTopic        string
-	outboxBatchSize    int
-	outboxPollInterval time.Duration
-	outboxBatchTimeout time.Duration
-	outboxUnordered    bool
-	asynqMode          string
-	asynqConcurrency   int
-	asynqAllowRequeue  bool
+	kinds    map[string]*string        // the kinds' own flags, by name, as typed
 }
 
 func addAnswerFlags(cmd *cobra.Command) *answerFlags {
@@ -51,7 +42,6 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	fs.StringVar(&f.module, "module", "", "Go module path (default: example.com/<name>)")
 	fs.StringVar(&f.components, "components", generator.DefaultComponents,
 		"comma-separated components: "+strings.Join(generator.ComponentNames(), ","))
-	fs.IntVar(&f.port, "http-port", generator.DefaultHTTPPort, "port the HTTP server listens on")
 	fs.StringArrayVar(&f.consumers, "consumer", nil, "kafka: a consumer as NAME or NAME:TOPIC (repeatable; default one consumer \"events\")")
 	// Not a setting flag (gsgen add has none of it): tracing changes the
 	// example code you own, written once; to trace an existing service, set
@@ -59,6 +49,7 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	fs.BoolVar(&f.tracing, "tracing", false, "OpenTelemetry tracing: OTLP exporter set by OTEL_* variables; one trace from HTTP through the outbox and Kafka to the consumer, and into asynq tasks")
 	fs.StringVar(&f.ci, "ci", generator.CIGitHub, "the service's CI: github (a GitHub Actions workflow gsgen owns, "+generator.CIWorkflowPath+") or none (CI of your own)")
 	f.settings = addSettingFlags(cmd)
+	f.settings.addKindFlags(fs, true)
 	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return generator.ComponentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
@@ -72,26 +63,35 @@ func addSettingFlags(cmd *cobra.Command) *settingFlags {
 	for _, t := range generator.TimeoutFields {
 		f.timeouts[t.Flag] = fs.Duration(t.Flag, time.Duration(*t.Of(&generator.DefaultTimeouts)), t.Usage)
 	}
-	// Each kind declares its own flags (generator.KindFlags): a new kind
-	// brings them without a line here.
-	for _, k := range generator.KindFlags() {
-		f.kinds[k.Name] = fs.String(k.Name, k.Default, k.Usage)
-		if k.Bool {
-			fs.Lookup(k.Name).NoOptDefVal = "true"
-		}
-	}
-	fs.StringVar(&f.outboxTopic, "outbox-topic", generator.DefaultOutboxTopic, "outbox: topic of the example event")
-	fs.IntVar(&f.outboxBatchSize, "outbox-batch-size", generator.DefaultOutboxBatchSize, "outbox: rows published per batch")
-	fs.DurationVar(&f.outboxPollInterval, "outbox-poll-interval", 500*time.Millisecond, "outbox: pause between batches when there is no backlog")
-	fs.DurationVar(&f.outboxBatchTimeout, "outbox-batch-timeout", 10*time.Second, "outbox: deadline of one batch (lock, publish, mark, commit); must fit in --worker-drain")
-	fs.BoolVar(&f.outboxUnordered, "outbox-unordered", false, "outbox: drop the advisory lock (faster; no per-aggregate order across replicas)")
-	fs.StringVar(&f.asynqMode, "asynq-mode", generator.DefaultAsynqMode, "asynq: inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run); default dedicated without http")
-	fs.IntVar(&f.asynqConcurrency, "asynq-concurrency", generator.DefaultConcurrency, "asynq: tasks run at once")
-	fs.BoolVar(&f.asynqAllowRequeue, "asynq-allow-requeue", false, "asynq: allow --task-timeout above --asynq-shutdown (handlers are idempotent; a deploy re-runs cut tasks)")
+	f.addKindFlags(fs, false)
 	cmd.RegisterFlagCompletionFunc("asynq-mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"inprocess", "dedicated"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	return f
+}
+
+// addKindFlags registers the kinds' own flags (generator.KindFlags): a new
+// kind brings them without a line here. newOnly picks those only gsgen new
+// takes, or the others.
+func (f *settingFlags) addKindFlags(fs *pflag.FlagSet, newOnly bool) {
+	for _, k := range generator.KindFlags() {
+		if k.NewOnly != newOnly {
+			continue
+		}
+		typed := k.Default
+		f.kinds[k.Name] = &typed
+		switch k.Type {
+		case "":
+			fs.StringVar(&typed, k.Name, k.Default, k.Usage)
+		case "bool":
+			fs.Var(kindSwitch{kindValue{&typed, k.Type}}, k.Name, k.Usage)
+		default:
+			fs.Var(kindValue{&typed, k.Type}, k.Name, k.Usage)
+		}
+		if k.Bool {
+			fs.Lookup(k.Name).NoOptDefVal = "true"
+		}
+	}
 }
 
 // fromFile reports whether the answers come from a file (-f).
@@ -148,12 +148,7 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 			return a, nil, &generator.InputError{Field: "--components", Msg: "is empty", Fix: "choose at least one of " + strings.Join(generator.ComponentNames(), ",")}
 		}
 	}
-	if given("http-port") {
-		if f.port < 1 || f.port > 65535 {
-			return a, nil, &generator.InputError{Field: "--http-port", Msg: fmt.Sprintf("%d is not a TCP port", f.port), Fix: "use a number from 1 to 65535, e.g. 8080"}
-		}
-		a.HTTP.Port = f.port
-	}
+	given("http-port") // set by its kind's flag, in apply
 	if fs.Changed("consumer") {
 		a.Consumers = nil
 		for _, c := range f.consumers {
@@ -169,6 +164,19 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 	}
 	for _, t := range generator.TimeoutFields {
 		given(t.Flag)
+	}
+	// The questions of the kinds chosen here (grpc's port ...): the
+	// interview asks them, so they too make gsgen new ask, or say what
+	// is missing without a terminal.
+	for _, k := range generator.Kinds {
+		if !slices.Contains(a.Components, string(k.Name)) {
+			continue
+		}
+		for _, kf := range k.Flags() {
+			if kf.Title != "" {
+				given(kf.Name)
+			}
+		}
 	}
 	return a, unanswered, f.settings.apply(fs, &a)
 }
@@ -192,44 +200,32 @@ func (f *settingFlags) apply(fs *pflag.FlagSet, a *generator.Answers) error {
 			}
 		}
 	}
-	if fs.Changed("outbox-topic") {
-		a.Outbox.Topic = f.outboxTopic
-	}
-	if fs.Changed("outbox-batch-size") {
-		if err := positive("outbox-batch-size", f.outboxBatchSize); err != nil {
-			return err
-		}
-		a.Outbox.BatchSize = f.outboxBatchSize
-	}
-	for _, d := range []struct {
-		flag string
-		v    time.Duration
-		into *generator.Duration
-	}{{"outbox-poll-interval", f.outboxPollInterval, &a.Outbox.PollInterval}, {"outbox-batch-timeout", f.outboxBatchTimeout, &a.Outbox.BatchTimeout}} {
-		if fs.Changed(d.flag) {
-			if err := positive(d.flag, d.v); err != nil {
-				return err
-			}
-			*d.into = generator.Duration(d.v)
-		}
-	}
-	if fs.Changed("outbox-unordered") {
-		a.Outbox.Unordered = f.outboxUnordered
-	}
-	if fs.Changed("asynq-mode") {
-		a.Asynq.Mode = f.asynqMode
-	}
-	if fs.Changed("asynq-concurrency") {
-		if err := positive("asynq-concurrency", f.asynqConcurrency); err != nil {
-			return err
-		}
-		a.Asynq.Concurrency = f.asynqConcurrency
-	}
-	if fs.Changed("asynq-allow-requeue") {
-		a.Asynq.AllowRequeue = f.asynqAllowRequeue
-	}
 	return nil
 }
+
+// kindValue holds a kind's flag as typed, for KindFlag.Set to parse and
+// check; typ is the value's type as the help shows it (int, duration).
+type kindValue struct {
+	typed *string
+	typ   string
+}
+
+func (v kindValue) String() string {
+	if v.typed == nil {
+		return ""
+	}
+	return *v.typed
+}
+
+func (v kindValue) Set(s string) error { *v.typed = s; return nil }
+
+func (v kindValue) Type() string { return v.typ }
+
+// kindSwitch is a kind's bool flag: the help shows it without a type, as
+// pflag's own bools.
+type kindSwitch struct{ kindValue }
+
+func (kindSwitch) IsBoolFlag() bool { return true }
 
 // positive refuses a numeric flag set to zero or less. It is checked here,
 // not only in the model, because zero in Answers means "not answered" and

@@ -178,34 +178,21 @@ func equivalentCommand(dir string, m *generator.Model) string {
 	flag("name", a.Name != filepath.Base(absOrSame(dir)), a.Name)
 	flag("module", a.Module != d.Module, a.Module)
 	flag("components", strings.Join(a.Components, ",") != generator.DefaultComponents, strings.Join(a.Components, ","))
-	flag("http-port", a.HTTP.Port != d.HTTP.Port, a.HTTP.Port)
-	flag("ci", a.CI != d.CI, a.CI)
-	for _, t := range generator.TimeoutFields {
-		v := *t.Of(&a.Timeouts)
-		flag(t.Flag, v != *t.Of(&d.Timeouts), v)
-	}
 	for _, k := range generator.KindFlags() {
 		switch v := k.Value(a); {
-		case v == "" || v == k.Default:
+		case v == "" || v == k.Value(d): // the default of these components (asynq's mode depends on http)
 		case k.Bool && v == "true":
 			parts = append(parts, "--"+k.Name) // a switch takes no separate value
 		default:
 			flag(k.Name, true, v)
 		}
 	}
+	flag("ci", a.CI != d.CI, a.CI)
+	for _, t := range generator.TimeoutFields {
+		v := *t.Of(&a.Timeouts)
+		flag(t.Flag, v != *t.Of(&d.Timeouts), v)
+	}
 	o, do := a.Outbox, d.Outbox
-	flag("outbox-topic", o.Topic != do.Topic, o.Topic)
-	flag("outbox-batch-size", o.BatchSize != do.BatchSize, o.BatchSize)
-	flag("outbox-poll-interval", o.PollInterval != do.PollInterval, o.PollInterval)
-	flag("outbox-batch-timeout", o.BatchTimeout != do.BatchTimeout, o.BatchTimeout)
-	if o.Unordered {
-		parts = append(parts, "--outbox-unordered")
-	}
-	flag("asynq-mode", a.Asynq.Mode != d.Asynq.Mode, a.Asynq.Mode)
-	flag("asynq-concurrency", a.Asynq.Concurrency != d.Asynq.Concurrency, a.Asynq.Concurrency)
-	if a.Asynq.AllowRequeue {
-		parts = append(parts, "--asynq-allow-requeue")
-	}
 	if a.Tracing {
 		parts = append(parts, "--tracing")
 	}

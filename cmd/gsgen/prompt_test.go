@@ -90,6 +90,20 @@ var (
 		"", "", "", // close, margin, grace period
 		"", // Write it to DIR? [Y/n]
 	}
+	// grpc's questions are the grpc kind's flags with a title, asked after
+	// the older kinds' steps; bad answers are asked again with the reason.
+	grpcScript = []string{
+		"",       // Service name [orders]
+		"",       // Go module path [example.com/orders]
+		"6", "0", // Components: add grpc to http; confirm
+		"",              // HTTP port [8080]
+		"8080", "50052", // gRPC port [50051]: the HTTP port is refused
+		"soon", "30s", // gRPC drain [25s]: not a duration
+		"y",        // Register the gRPC reflection service? [y/N]
+		"", "", "", // preStop, HTTP drain, worker drain
+		"", "", "", // close, margin, grace period
+		"", // Write it to DIR? [Y/n]
+	}
 )
 
 // The prompts write byte for byte the service the equivalent flags or
@@ -107,6 +121,8 @@ func TestPromptsWriteTheSameServiceAsFlags(t *testing.T) {
 			"gsgen new DIR -f DIR/gsgen.yaml --yes   (some answers have no flag)"}, // a cleaner's retention has no flag
 		{"http,asynq dedicated", asynqScript, []string{"--name", "shop", "--components", "http,asynq", "--asynq-mode", "dedicated", "--yes"},
 			"gsgen new DIR --name shop --components http,asynq --asynq-mode dedicated --yes"},
+		{"http,grpc", grpcScript, []string{"--components", "http,grpc", "--grpc-port", "50052", "--grpc-shutdown", "30s", "--grpc-reflection", "--yes"},
+			"gsgen new DIR --components http,grpc --grpc-port 50052 --grpc-shutdown 30s --grpc-reflection --yes"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -195,6 +211,73 @@ func TestPromptsAskAgainWithTheReason(t *testing.T) {
 	}
 	if got, want := printedCommand(stdout, dir), "gsgen new DIR --grace 41s --yes"; got != want {
 		t.Errorf("printed command %q, want %q\n%s", got, want, stdout)
+	}
+}
+
+// A kind's questions say why an answer is refused, skip what its flags
+// gave, and its drain is one of the numbers a broken ladder offers to change.
+func TestPromptsAskTheKindsQuestions(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "orders")
+	code, stdout, stderr := gsgenAnswering(t, grpcScript, "new", dir, "--accessible")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, want := range []string{
+		"port the gRPC server listens on\ngRPC port [50051]: 8080 is the HTTP port too; give gRPC a port of its own, e.g. 50051\ngRPC port [50051]:",
+		`gRPC drain [25s]: "soon" is not a positive duration; use Go's syntax, e.g. 25s or 1m30s`,
+		"Register the gRPC reflection service? [y/N]",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+
+	dir = filepath.Join(t.TempDir(), "orders")
+	answers := []string{
+		"", "", "", // name, module, HTTP port
+		"50s",      // gRPC drain [25s]: longer than the grace period allows
+		"", "", "", // preStop, HTTP drain, worker drain
+		"", "", // close, margin
+		"60s", // grace period [66s], typed shorter: breaks the ladder
+		"2",   // Which number do you change? the gRPC drain
+		"",    // gRPC drain, asked again [44s]
+		"",    // Write it to DIR?
+	}
+	code, stdout, stderr = gsgenAnswering(t, answers, "new", dir, "--accessible", "--components", "http,grpc", "--grpc-port", "50052", "--grpc-reflection")
+	if code != exitOK {
+		t.Fatalf("flags given: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, q := range []string{"gRPC port", "reflection service?"} {
+		if strings.Contains(stdout, q) {
+			t.Errorf("asked %q, which a flag gave:\n%s", q, stdout)
+		}
+	}
+	for _, want := range []string{
+		"2. grpc.shutdown_timeout — shorten gRPC drain (grpc.shutdown_timeout) to 44s",
+		"gRPC drain [44s]:",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if got, want := printedCommand(stdout, dir), "gsgen new DIR --components http,grpc --grpc-port 50052 --grpc-shutdown 44s --grpc-reflection --yes"; got != want {
+		t.Errorf("printed command %q, want %q", got, want)
+	}
+
+	// Every other answer given: the kind's questions alone make gsgen new
+	// ask, and without a terminal it names them as missing.
+	dir = filepath.Join(t.TempDir(), "orders")
+	given := []string{"new", dir, "--name", "orders", "--components", "http,grpc", "--module", "example.com/orders", "--http-port", "8080",
+		"--prestop", "10s", "--grace", "60s", "--http-shutdown", "25s", "--worker-drain", "20s",
+		"--asynq-shutdown", "25s", "--task-timeout", "20s", "--close-budget", "1s", "--margin", "5s"}
+	t.Setenv("ACCESSIBLE", "")
+	code, _, stderr = gsgenAnswering(t, nil, given...)
+	if code != exitBadInput || !strings.Contains(stderr, "these are not given: --grpc-port --grpc-shutdown --grpc-reflection;") {
+		t.Errorf("without a terminal: exit %d, %s", code, stderr)
+	}
+	code, stdout, stderr = gsgenAnswering(t, []string{"", "", "", ""}, append(given, "--accessible")...)
+	if code != exitOK || !strings.Contains(stdout, "gRPC port [50051]:") || !strings.Contains(stdout, "gRPC drain [25s]:") {
+		t.Errorf("only grpc's answers missing: exit %d, %s\n%s", code, stderr, stdout)
 	}
 }
 

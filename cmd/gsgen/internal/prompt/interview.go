@@ -42,7 +42,7 @@ func Interview(ask Asker, given generator.Answers, dir, defaultName string) (gen
 		return generator.Answers{}, err
 	}
 	ask.Say("gsgen asks for what the flags did not give. Enter keeps the value offered; Ctrl+C stops, writing nothing.")
-	steps := []func() error{iv.service, iv.components, iv.checkGiven, iv.http, iv.outbox, iv.asynq, iv.consumers, iv.cleaners, iv.timeouts}
+	steps := []func() error{iv.service, iv.components, iv.checkGiven, iv.http, iv.outbox, iv.asynq, iv.consumers, iv.cleaners, iv.kinds, iv.timeouts}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return generator.Answers{}, err
@@ -128,10 +128,7 @@ func (iv *interview) fieldError(a generator.Answers, fields ...string) error {
 	if errors.As(err, &broken) && !iv.boundsNow || !errors.As(err, &input) || !slices.Contains(fields, input.Field) {
 		return nil
 	}
-	if input.Fix == "" {
-		return errors.New(input.Msg)
-	}
-	return errors.New(input.Msg + "; " + input.Fix)
+	return inPromptTerms(input)
 }
 
 // clone copies a, slices included, so a candidate answer is tried on the
@@ -324,6 +321,53 @@ func (iv *interview) cleaners() error {
 	return nil
 }
 
+// kinds asks, for each kind the service has, in the kinds' order, the
+// questions it declares (its flags with a title) whose answers are not
+// given: a switch as yes or no, anything else as text checked by the
+// kind's own validation.
+func (iv *interview) kinds() error {
+	for _, k := range generator.Kinds {
+		if !iv.has(k.Name) {
+			continue
+		}
+		for _, f := range k.Flags() {
+			if f.Title == "" || f.Answered(iv.a) {
+				continue
+			}
+			if err := iv.kindQuestion(f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (iv *interview) kindQuestion(f generator.KindFlag) error {
+	def := f.Value(iv.defaults())
+	if f.Bool {
+		yes, err := iv.ask.Confirm(f.Title, def == "true")
+		if err != nil {
+			return err
+		}
+		return f.Set(&iv.a, strconv.FormatBool(yes))
+	}
+	return iv.text(question{field: f.Field, title: f.Title, help: f.Help(), def: def,
+		set: func(a *generator.Answers, s string) error { return inPromptTerms(f.Set(a, s)) }})
+}
+
+// inPromptTerms is a flag's complaint about a typed answer without the
+// flag's name: the prompt shows it under the question.
+func inPromptTerms(err error) error {
+	var input *generator.InputError
+	if !errors.As(err, &input) {
+		return err
+	}
+	if input.Fix == "" {
+		return errors.New(input.Msg)
+	}
+	return errors.New(input.Msg + "; " + input.Fix)
+}
+
 // timeouts asks for the timeouts the chosen components use, in the order
 // of the shutdown (the ladder's phases), each bound right after the drain
 // it must fit in, and the grace period last, when the worst case is known.
@@ -479,7 +523,7 @@ func (iv *interview) fixes(broken *generator.LadderError) []fix {
 		if fit := l.Grace - l.PreStop - l.Close - l.Margin; fit >= time.Second {
 			for _, d := range l.Drains {
 				if d.D > fit {
-					offer("timeouts."+d.Key, fit, fmt.Sprintf("shorten %s (%s) to %s", d.Name, d.Key, generator.Seconds(fit)))
+					offer(answerPath(d.Key), fit, fmt.Sprintf("shorten %s (%s) to %s", d.Name, d.Key, generator.Seconds(fit)))
 				}
 			}
 		}
@@ -492,10 +536,19 @@ func (iv *interview) fixes(broken *generator.LadderError) []fix {
 		if b.Field == field {
 			// Margin included: a task timeout must end a second before its drain.
 			offer(b.Field, b.Longest(), fmt.Sprintf("shorten %s to %s", b.Name, generator.Seconds(b.Longest())))
-			offer("timeouts."+b.LimitKey, b.LeastLimit(), fmt.Sprintf("raise %s (%s) to %s", b.LimitName, b.LimitKey, generator.Seconds(b.LeastLimit())))
+			offer(answerPath(b.LimitKey), b.LeastLimit(), fmt.Sprintf("raise %s (%s) to %s", b.LimitName, b.LimitKey, generator.Seconds(b.LeastLimit())))
 		}
 	}
 	return out
+}
+
+// answerPath is the answers path of a ladder key: a timeout of the
+// timeouts: section (http_shutdown), or a kind's own (grpc.shutdown_timeout).
+func answerPath(key string) string {
+	if strings.Contains(key, ".") {
+		return key
+	}
+	return "timeouts." + key
 }
 
 func parseDuration(s string, into *generator.Duration) error {

@@ -1,0 +1,104 @@
+package generator
+
+import (
+	"strconv"
+	"time"
+)
+
+// The asynq kind: an asynq task server and client on Redis, in process
+// (drained in step 3) or in a worker binary of its own.
+
+var asynqKind = &Kind{Name: Asynq, Chosen: true, What: "an asynq task server and client (Redis)", Dirs: []string{"asynq"},
+	Needs:  []Need{NeedsRedis},
+	on:     func(m *Model) bool { return m.Asynq },
+	drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts,
+	flags: asynqFlags}
+
+func asynqDrains(m *Model) []Drain {
+	if !m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
+		return nil
+	}
+	return []Drain{{"asynq drain", "asynq_shutdown", m.Timeouts.AsynqShutdown, "asynq Shutdown waits for active tasks", "asynq"}}
+}
+
+func asynqBounds(m *Model) []Bound {
+	return []Bound{taskBound("asynq task timeout", "timeouts.task_timeout", m.Timeouts.TaskTimeout, m)}
+}
+
+// TaskMargin is how much shorter than asynq's ShutdownTimeout a task
+// timeout must be (design §6, "task timeout <= ShutdownTimeout with room to
+// spare"). A task cut by its own timeout still has to return and have asynq
+// write its outcome to Redis, and the task timeout counts from the task's
+// start while ShutdownTimeout counts from Shutdown: with no margin, a task
+// that runs to its timeout races the shutdown's own timer and may be pushed
+// back and run again. One second is the least asynq can express: it keeps
+// task timeouts in whole seconds.
+const TaskMargin = time.Second
+
+// TaskMargin is the margin above, for the templates: the service checks
+// ASYNQ_SHUTDOWN_TIMEOUT against it again at start.
+func (m *Model) TaskMargin() time.Duration { return TaskMargin }
+
+// LeastAsynqShutdown is the shortest ASYNQ_SHUTDOWN_TIMEOUT the service
+// accepts: its task timeout plus TaskMargin.
+func (m *Model) LeastAsynqShutdown() time.Duration { return m.Timeouts.TaskTimeout + TaskMargin }
+
+// taskBound holds one task timeout to asynq's ShutdownTimeout, TaskMargin under it.
+func taskBound(name, field string, d time.Duration, m *Model) Bound {
+	return Bound{Name: name, Field: field, D: d,
+		LimitName: "asynq ShutdownTimeout", LimitKey: "asynq_shutdown", Limit: m.Timeouts.AsynqShutdown,
+		Margin:    TaskMargin,
+		MarginWhy: "a task that runs to its timeout must still return before Shutdown's own timer pushes it back to run again",
+		Allowed:   m.TaskServer != nil && m.TaskServer.AllowRequeue,
+		Why:       "a deploy would cut such a task and re-run it from scratch (allowed only with asynq.allow_requeue when handlers are idempotent)"}
+}
+
+func asynqEnv(m *Model) []EnvVar {
+	env := []EnvVar{
+		countVar("ASYNQ_CONCURRENCY", m.TaskServer.Concurrency, "asynq.concurrency"),
+		durationVar("ASYNQ_SHUTDOWN_TIMEOUT", m.Timeouts.AsynqShutdown, "timeouts.asynq_shutdown"),
+	}
+	if m.AsynqWorker {
+		env = append(env, durationVar("WORKER_TERMINATION_GRACE_PERIOD", m.workerLadder().Grace, "the worker Deployment's terminationGracePeriodSeconds"))
+	}
+	return env
+}
+
+func asynqSettings(a Answers) []setting {
+	s := []setting{count("asynq.concurrency", a.Asynq.Concurrency, limits.AsynqConcurrency)}
+	for _, q := range sortedKeys(a.Asynq.Queues) {
+		s = append(s, count("asynq.queues."+q, a.Asynq.Queues[q], limits.QueuePriority))
+	}
+	return s
+}
+
+func asynqPanels(m *Model) []panel {
+	return []panel{
+		// Read from Redis: every pod reports the same queues.
+		{"asynq tasks, by queue and state", "short", [][2]string{
+			{`max by (queue, state) (NS_asynq_tasks)`, "{{queue}} {{state}}"}}},
+		{"asynq oldest pending task, by queue", "s", [][2]string{
+			{`max by (queue) (NS_asynq_queue_latency_seconds)`, "{{queue}}"}}},
+		{"asynq tasks processed and failed per second", "short", [][2]string{
+			{`max by (queue) (rate(NS_asynq_tasks_processed_total[5m]))`, "{{queue}} processed"},
+			{`max by (queue) (rate(NS_asynq_tasks_failed_total[5m]))`, "{{queue}} failed"}}},
+	}
+}
+
+func asynqAlerts(m *Model) []alert {
+	return []alert{{"AsynqQueueBacklog", `max by (queue) (NS_asynq_queue_latency_seconds) > 300`, "5m", "warning",
+		"A task in an asynq queue of NAME has waited over 5 minutes: too few workers, or none."}}
+}
+
+// asynqFlags are the asynq kind's answers as flags of gsgen new and add.
+var asynqFlags = []KindFlag{
+	{Name: "asynq-mode", Usage: "asynq: inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run); default dedicated without http", Default: DefaultAsynqMode, Field: "asynq.mode",
+		set: func(a *Answers, s string) error { a.Asynq.Mode = s; return nil },
+		get: func(a Answers) string { return a.Asynq.Mode }},
+	{Name: "asynq-concurrency", Usage: "asynq: tasks run at once", Default: strconv.Itoa(DefaultConcurrency), Type: "int", Field: "asynq.concurrency",
+		set: func(a *Answers, s string) error { return setCount(&a.Asynq.Concurrency, "--asynq-concurrency", s) },
+		get: func(a Answers) string { return unlessZero(a.Asynq.Concurrency, strconv.Itoa(a.Asynq.Concurrency)) }},
+	{Name: "asynq-allow-requeue", Usage: "asynq: allow --task-timeout above --asynq-shutdown (handlers are idempotent; a deploy re-runs cut tasks)", Default: "false", Bool: true, Type: "bool", Field: "asynq.allow_requeue",
+		set: func(a *Answers, s string) error { return setBool(&a.Asynq.AllowRequeue, "--asynq-allow-requeue", s) },
+		get: func(a Answers) string { return strconv.FormatBool(a.Asynq.AllowRequeue) }},
+}

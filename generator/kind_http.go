@@ -1,0 +1,44 @@
+package generator
+
+import "strconv"
+
+// The http kind: a net/http server with graceful Shutdown, drained in
+// step 3 within its own timeout.
+
+var httpKind = &Kind{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
+	on:     func(m *Model) bool { return m.HTTP },
+	drains: httpDrains, env: httpEnv, panels: httpPanels, alerts: httpAlerts, flags: httpFlags}
+
+func httpDrains(m *Model) []Drain {
+	return []Drain{{"HTTP drain", "http_shutdown", m.Timeouts.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests", "http"}}
+}
+
+func httpEnv(m *Model) []EnvVar {
+	return []EnvVar{
+		textVar("HTTP_ADDR", ":"+strconv.Itoa(m.HTTPPort), "http.port"),
+		durationVar("HTTP_SHUTDOWN_TIMEOUT", m.Timeouts.HTTPShutdown, "timeouts.http_shutdown"),
+	}
+}
+
+func httpPanels(m *Model) []panel {
+	return []panel{
+		{"HTTP requests per second, by route and code", "reqps", [][2]string{
+			{`sum by (route, code) (rate(NS_http_request_duration_seconds_count[5m]))`, "{{route}} {{code}}"}}},
+		{"HTTP latency, 99th percentile, by route", "s", [][2]string{
+			{`histogram_quantile(0.99, sum by (le, route) (rate(NS_http_request_duration_seconds_bucket[5m])))`, "{{route}}"}}},
+	}
+}
+
+func httpAlerts(m *Model) []alert {
+	return []alert{{"HTTPErrors",
+		`sum(rate(NS_http_request_duration_seconds_count{code=~"5.."}[5m])) / sum(rate(NS_http_request_duration_seconds_count[5m])) > 0.05`,
+		"10m", "warning", "More than 5% of the HTTP requests to NAME fail with a 5xx."}}
+}
+
+// httpFlags are the http kind's answers as flags: gsgen new's only, as
+// before kinds declared their flags (gsgen add http takes the default).
+var httpFlags = []KindFlag{
+	{Name: "http-port", Usage: "port the HTTP server listens on", Default: strconv.Itoa(DefaultHTTPPort), Type: "int", Field: "http.port", NewOnly: true,
+		set: func(a *Answers, s string) error { return setPort(&a.HTTP.Port, "--http-port", s, DefaultHTTPPort) },
+		get: func(a Answers) string { return unlessZero(a.HTTP.Port, strconv.Itoa(a.HTTP.Port)) }},
+}

@@ -1,0 +1,81 @@
+package generator
+
+import "fmt"
+
+// The kafka kind: named Kafka consumers, each a reader in its consumer
+// group with its own handler, Run loops drained with the workers.
+
+var kafkaKind = &Kind{Name: Kafka, Chosen: true, What: "Kafka consumers, each a named reader with its own handler", Dirs: []string{"kafka"},
+	Needs:     []Need{NeedsPostgres, NeedsKafka},
+	Instances: instancesOf("consumer", "kafka", func(a *Answers) *[]ConsumerAnswers { return &a.Consumers }),
+	on:        func(m *Model) bool { return m.Kafka },
+	items:     func(m *Model) []Instance { return instances(m.Consumers) },
+	bounds:    consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts}
+
+func consumerBounds(m *Model) []Bound {
+	var out []Bound
+	for i, c := range m.Consumers {
+		// The message in hand at SIGTERM: its handler, then what follows it
+		// (dead-letter write and offset commit), which the commit timeout bounds.
+		b := sum([]Term{
+			{"consumer " + c.Name + " handler timeout", fmt.Sprintf("kafka[%d].handler_timeout", i), c.HandlerTimeout},
+			{"commit timeout", fmt.Sprintf("kafka[%d].commit_timeout", i), c.CommitTimeout},
+		})
+		b.LimitName, b.LimitKey, b.Limit = "worker drain", "worker_drain", m.Timeouts.WorkerDrain
+		b.Why = "the message in hand at SIGTERM could not finish, be dead-lettered if it failed, and commit before the reader closes"
+		out = append(out, b)
+	}
+	return out
+}
+
+func consumerEnv(m *Model) []EnvVar {
+	var env []EnvVar
+	for i, c := range m.Consumers {
+		from := fmt.Sprintf("kafka[%d].", i)
+		env = append(env,
+			textVar(c.EnvPrefix+"TOPIC", c.Topic, from+"topic"),
+			textVar(c.EnvPrefix+"GROUP", c.Group, from+"group"),
+			durationVar(c.EnvPrefix+"HANDLER_TIMEOUT", c.HandlerTimeout, from+"handler_timeout"),
+			durationVar(c.EnvPrefix+"COMMIT_TIMEOUT", c.CommitTimeout, from+"commit_timeout"),
+			countVar(c.EnvPrefix+"MAX_ATTEMPTS", c.MaxAttempts, from+"max_attempts"),
+			textVar(c.EnvPrefix+"DLQ_TOPIC", c.DeadLetterTopic, from+"dead_letter_topic"),
+			countVar(c.EnvPrefix+"BATCH_SIZE", c.BatchSize, from+"batch_size"),
+		)
+	}
+	return env
+}
+
+func consumerSettings(a Answers) []setting {
+	var s []setting
+	for i, c := range a.Consumers {
+		s = append(s,
+			duration(fmt.Sprintf("kafka[%d].handler_timeout", i), c.HandlerTimeout, maxTimeout),
+			duration(fmt.Sprintf("kafka[%d].commit_timeout", i), c.CommitTimeout, maxTimeout),
+			count(fmt.Sprintf("kafka[%d].max_attempts", i), c.MaxAttempts, limits.ConsumerMaxAttempts),
+			count(fmt.Sprintf("kafka[%d].batch_size", i), c.BatchSize, limits.ConsumerBatchSize))
+	}
+	return s
+}
+
+func consumerPanels(m *Model) []panel {
+	return []panel{
+		{"Messages handled per second, by consumer", "short", [][2]string{
+			{`sum by (consumer) (rate(NS_consumer_messages_handled_total[5m]))`, "{{consumer}}"}}},
+		{"Handler failures and dead letters, by consumer", "short", [][2]string{
+			{`sum by (consumer) (increase(NS_consumer_handler_failures_total[5m]))`, "{{consumer}} failed calls"},
+			{`sum by (consumer) (increase(NS_consumer_messages_dead_lettered_total[5m]))`, "{{consumer}} dead-lettered"}}},
+		{"Consumer lag, by consumer", "short", [][2]string{
+			{`max by (consumer) (NS_consumer_lag)`, "{{consumer}}"}}},
+		{"Handler time, 99th percentile, by consumer", "s", [][2]string{
+			{`histogram_quantile(0.99, sum by (le, consumer) (rate(NS_consumer_handler_duration_seconds_bucket[5m])))`, "{{consumer}}"}}},
+	}
+}
+
+func consumerAlerts(m *Model) []alert {
+	return []alert{
+		{"ConsumerDeadLetters", `sum by (consumer) (increase(NS_consumer_messages_dead_lettered_total[15m])) > 0`, "0m", "warning",
+			"A consumer of NAME dead-lettered messages: read them in its dead-letter topic (README.md, What happens to a bad message)."},
+		{"ConsumerLagGrowing", `max by (consumer) (NS_consumer_lag) > 1000 and max by (consumer) (deriv(NS_consumer_lag[15m])) > 0`, "15m", "warning",
+			"A consumer of NAME falls further behind: its handler is slow or failing, or it has too few partitions for the load."},
+	}
+}

@@ -1,0 +1,96 @@
+package generator
+
+import "strconv"
+
+// The outbox kind: a relay publishing committed outbox rows from
+// PostgreSQL to Kafka, a Run loop drained with the workers.
+
+var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox relay: PostgreSQL rows to Kafka", Dirs: []string{"outbox"},
+	Needs:  []Need{NeedsPostgres, NeedsKafka},
+	on:     func(m *Model) bool { return m.Outbox },
+	bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts,
+	flags: outboxFlags}
+
+func outboxBounds(m *Model) []Bound {
+	return []Bound{{Name: "outbox batch timeout", Field: "outbox.batch_timeout", D: m.Relay.BatchTimeout,
+		LimitName: "worker drain", LimitKey: "worker_drain", Limit: m.Timeouts.WorkerDrain,
+		Why: "a batch in flight at SIGTERM could not finish before the pool closes"}}
+}
+
+func outboxEnv(m *Model) []EnvVar {
+	r := m.Relay
+	return []EnvVar{
+		countVar("OUTBOX_BATCH_SIZE", r.BatchSize, "outbox.batch_size"),
+		durationVar("OUTBOX_POLL_INTERVAL", r.PollInterval, "outbox.poll_interval"),
+		durationVar("OUTBOX_BATCH_TIMEOUT", r.BatchTimeout, "outbox.batch_timeout"),
+		boolVar("OUTBOX_ORDERED", r.Ordered, "not outbox.unordered"),
+		countVar("OUTBOX_RELAYS", r.Relays, "outbox.relays"),
+		countVar("OUTBOX_MAX_ATTEMPTS", r.MaxAttempts, "outbox.max_attempts"),
+		durationVar("OUTBOX_BACKOFF_MIN", r.BackoffMin, "outbox.backoff_min"),
+		durationVar("OUTBOX_BACKOFF_MAX", r.BackoffMax, "outbox.backoff_max"),
+		countVar("OUTBOX_MAX_MESSAGE_BYTES", deployOutboxMaxMessageBytes, "not an answer: at most the topics' max.message.bytes"),
+	}
+}
+
+func outboxSettings(a Answers) []setting {
+	o := a.Outbox
+	return []setting{
+		count("outbox.batch_size", o.BatchSize, limits.OutboxBatchSize),
+		count("outbox.relays", o.Relays, limits.OutboxRelays),
+		duration("outbox.poll_interval", o.PollInterval, maxTimeout),
+		duration("outbox.batch_timeout", o.BatchTimeout, maxTimeout),
+		count("outbox.max_attempts", o.MaxAttempts, limits.OutboxMaxAttempts),
+		duration("outbox.backoff_min", o.BackoffMin, maxTimeout),
+		duration("outbox.backoff_max", o.BackoffMax, maxTimeout),
+	}
+}
+
+func outboxPanels(m *Model) []panel {
+	return []panel{
+		{"Outbox events published per second", "short", [][2]string{
+			{`sum(rate(NS_outbox_events_published_total[5m]))`, "published"},
+			{`sum(rate(NS_outbox_events_refused_total[5m]))`, "refused by Kafka"}}},
+		// The backlog is the table's, the same in every pod: max, not sum.
+		{"Outbox backlog", "short", [][2]string{
+			{`max(NS_outbox_pending_events)`, "pending"},
+			{`max(NS_outbox_parked_events)`, "parked"}}},
+		{"Oldest pending outbox event", "s", [][2]string{
+			{`max(NS_outbox_oldest_pending_age_seconds)`, "age"}}},
+		{"Outbox looks failed as a whole (Kafka or PostgreSQL down)", "short", [][2]string{
+			{`sum(increase(NS_outbox_batch_failures_total[5m]))`, "failed looks"}}},
+		{"Outbox batch time, 99th percentile", "s", [][2]string{
+			{`histogram_quantile(0.99, sum by (le) (rate(NS_outbox_batch_duration_seconds_bucket[5m])))`, "p99"}}},
+	}
+}
+
+func outboxAlerts(m *Model) []alert {
+	return []alert{
+		{"OutboxStalled", `max(NS_outbox_oldest_pending_age_seconds) > 300`, "5m", "critical",
+			"An outbox event of NAME has waited over 5 minutes: the relay is not publishing (Kafka down, a relay stuck, events held behind a parked one)."},
+		{"OutboxParkedEvents", `max(NS_outbox_parked_events) > 0`, "1m", "warning",
+			"NAME has parked outbox events: Kafka refused them for good. Their aggregates wait until they are released (README.md, When Kafka refuses an event)."},
+	}
+}
+
+// outboxFlags are the outbox kind's answers as flags of gsgen new and add.
+var outboxFlags = []KindFlag{
+	{Name: "outbox-topic", Usage: "outbox: topic of the example event", Default: DefaultOutboxTopic, Field: "outbox.topic",
+		set: func(a *Answers, s string) error { a.Outbox.Topic = s; return nil },
+		get: func(a Answers) string { return a.Outbox.Topic }},
+	{Name: "outbox-batch-size", Usage: "outbox: rows published per batch", Default: strconv.Itoa(DefaultOutboxBatchSize), Type: "int", Field: "outbox.batch_size",
+		set: func(a *Answers, s string) error { return setCount(&a.Outbox.BatchSize, "--outbox-batch-size", s) },
+		get: func(a Answers) string { return unlessZero(a.Outbox.BatchSize, strconv.Itoa(a.Outbox.BatchSize)) }},
+	{Name: "outbox-poll-interval", Usage: "outbox: pause between batches when there is no backlog", Default: defaultPollInterval.String(), Type: "duration", Field: "outbox.poll_interval",
+		set: func(a *Answers, s string) error {
+			return setPositive(&a.Outbox.PollInterval, "--outbox-poll-interval", s)
+		},
+		get: func(a Answers) string { return unlessZero(a.Outbox.PollInterval, a.Outbox.PollInterval.String()) }},
+	{Name: "outbox-batch-timeout", Usage: "outbox: deadline of one batch (lock, publish, mark, commit); must fit in --worker-drain", Default: defaultBatchTimeout.String(), Type: "duration", Field: "outbox.batch_timeout",
+		set: func(a *Answers, s string) error {
+			return setPositive(&a.Outbox.BatchTimeout, "--outbox-batch-timeout", s)
+		},
+		get: func(a Answers) string { return unlessZero(a.Outbox.BatchTimeout, a.Outbox.BatchTimeout.String()) }},
+	{Name: "outbox-unordered", Usage: "outbox: drop the advisory lock (faster; no per-aggregate order across replicas)", Default: "false", Bool: true, Type: "bool", Field: "outbox.unordered",
+		set: func(a *Answers, s string) error { return setBool(&a.Outbox.Unordered, "--outbox-unordered", s) },
+		get: func(a Answers) string { return strconv.FormatBool(a.Outbox.Unordered) }},
+}

@@ -1,0 +1,34 @@
+package generator
+
+import "fmt"
+
+// The task kind: named asynq task types, the user's handler with gsgen's
+// registration and enqueue helper; their timeouts fit asynq's drain.
+
+// Task is the asynq task type kind: not a component, chosen by listing
+// instances of it.
+const Task Component = "task"
+
+var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
+	Instances: instancesOf("task", "tasks", func(a *Answers) *[]TaskAnswers { return &a.Tasks }),
+	on:        func(m *Model) bool { return len(m.Tasks) > 0 },
+	items:     func(m *Model) []Instance { return instances(m.Tasks) },
+	bounds:    taskBounds, settings: taskSettings}
+
+func taskBounds(m *Model) []Bound {
+	var out []Bound
+	for i, t := range m.Tasks {
+		out = append(out, taskBound("task "+t.Type+" timeout", fmt.Sprintf("tasks[%d].timeout", i), t.Timeout, m))
+	}
+	return out
+}
+
+func taskSettings(a Answers) []setting {
+	var s []setting
+	for i, t := range a.Tasks {
+		s = append(s,
+			duration(fmt.Sprintf("tasks[%d].timeout", i), t.Timeout, maxTimeout),
+			count(fmt.Sprintf("tasks[%d].max_retry", i), t.maxRetry(), limits.TaskMaxRetry))
+	}
+	return s
+}

@@ -1,0 +1,85 @@
+package generator
+
+import "fmt"
+
+// The worker kind: named periodic Run loops calling a function of the
+// user's every interval or on a cron schedule.
+
+// Worker is the periodic worker kind: not a component, chosen by listing
+// instances of it.
+const Worker Component = "worker"
+
+var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop calling a function of yours every interval", Dirs: []string{"worker"},
+	Instances: instancesOf("worker", "workers", func(a *Answers) *[]WorkerAnswers { return &a.Workers }),
+	on:        func(m *Model) bool { return len(m.Workers) > 0 },
+	items:     func(m *Model) []Instance { return instances(m.Workers) },
+	bounds:    workerBounds, env: workerEnv, settings: workerSettings, panels: workerPanels, alerts: workerAlerts}
+
+func workerBounds(m *Model) []Bound {
+	var out []Bound
+	for i, w := range m.Workers {
+		b := Bound{Name: "worker " + w.Name + " timeout", Field: fmt.Sprintf("workers[%d].timeout", i), D: w.Timeout}
+		b.Why = "the run in hand at SIGTERM could not finish before the pool closes"
+		if w.Lease != nil {
+			// A fleet worker hands its lease over once its run is done, so
+			// that the next replica runs the next tick instead of waiting
+			// out the TTL; the release is bounded by CLOSE_TIMEOUT.
+			b = sum([]Term{{b.Name, b.Field, b.D}, {"lease release", "timeouts.close_budget", m.Timeouts.CloseBudget}})
+			b.Why = "the run in hand at SIGTERM could not finish and hand the lease over before the pool closes"
+		}
+		b.LimitName, b.LimitKey, b.Limit = "worker drain", "worker_drain", m.Timeouts.WorkerDrain
+		out = append(out, b)
+	}
+	return out
+}
+
+func workerEnv(m *Model) []EnvVar {
+	var env []EnvVar
+	for i, w := range m.Workers {
+		from := fmt.Sprintf("workers[%d].", i)
+		if w.Cron == "" {
+			env = append(env, durationVar(w.EnvPrefix+"INTERVAL", w.Interval, from+"interval"))
+		} else {
+			env = append(env, textVar(w.EnvPrefix+"CRON", w.Cron, from+"cron"), textVar(w.EnvPrefix+"TIMEZONE", w.Timezone, from+"timezone"))
+		}
+		env = append(env, durationVar(w.EnvPrefix+"TIMEOUT", w.Timeout, from+"timeout"))
+		env = append(env, leaseEnv(w.EnvPrefix, w.Lease, from)...)
+	}
+	return env
+}
+
+func workerSettings(a Answers) []setting {
+	var s []setting
+	for i, w := range a.Workers {
+		s = append(s,
+			duration(fmt.Sprintf("workers[%d].interval", i), w.Interval, maxRetention),
+			duration(fmt.Sprintf("workers[%d].timeout", i), w.Timeout, maxTimeout))
+		s = append(s, leaseSetting(fmt.Sprintf("workers[%d].lease_ttl", i), w.LeaseTTL)...)
+	}
+	return s
+}
+
+func workerPanels(m *Model) []panel {
+	return []panel{
+		{"Worker runs per second, by worker", "short", [][2]string{
+			{`sum by (worker) (rate(NS_worker_runs_total[5m]))`, "{{worker}} succeeded"},
+			{`sum by (worker) (rate(NS_worker_run_failures_total[5m]))`, "{{worker}} failed"}}},
+		{"Worker run time, 99th percentile, by worker", "s", [][2]string{
+			{`histogram_quantile(0.99, sum by (le, worker) (rate(NS_worker_run_duration_seconds_bucket[5m])))`, "{{worker}}"}}},
+		// The fleet's last success is the latest of its replicas'.
+		{"Time since a worker last succeeded, by worker", "s", [][2]string{
+			{`time() - max by (worker) (NS_worker_last_success_timestamp_seconds)`, "{{worker}}"},
+			{`2 * max by (worker) (NS_worker_period_seconds)`, "{{worker}} alert (two periods)"}}},
+	}
+}
+
+func workerAlerts(m *Model) []alert {
+	// Three in an hour, as for the cleaners: one failed run is retried
+	// at the next interval anyway.
+	return []alert{{"WorkerFailing", `sum by (worker) (increase(NS_worker_run_failures_total[1h])) > 3`, "0m", "warning",
+		"A worker of NAME keeps failing: its runs end in an error, a panic or their timeout (its log says which)."},
+		// Two periods: one late run is a slow one, two missed ones are a
+		// worker that no replica runs (the lease stuck, every run failing).
+		{"WorkerNotSucceeding", `time() - max by (worker) (NS_worker_last_success_timestamp_seconds) > 2 * max by (worker) (NS_worker_period_seconds)`, "0m", "warning",
+			"A worker of NAME has not succeeded in any replica for two of its periods: its runs fail, or no replica holds its lease (the lease holders panel says which)."}}
+}
