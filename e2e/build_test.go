@@ -61,6 +61,8 @@ type variant struct {
 
 var (
 	httpService = &variant{name: "http", preset: "http", additions: []string{"httpapi"}}
+	// grpcService serves gRPC beside HTTP: no PostgreSQL, Kafka or Redis.
+	grpcService = &variant{name: "grpc", preset: "grpc"}
 	// workerService runs the outbox relay without HTTP handlers or asynq: no Redis.
 	workerService = &variant{name: "worker", preset: "worker"}
 	fullService   = &variant{name: "full", preset: "full", additions: []string{"httpapi", "tasks", "consumer"}}

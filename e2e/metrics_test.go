@@ -8,11 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hibiken/asynq"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/gsgen-dev/gsgen/generator"
 )
@@ -43,6 +47,37 @@ func TestDashboardReadsExportedMetrics(t *testing.T) {
 	}
 	queries := append(m.DashboardQueries(), m.AlertQueries()...)
 	waitExported(t, svc, "metrics the dashboard reads, exported", queries)
+	svc.stop()
+	t.Logf("dashboard and alerts: %d queries, every metric they read is exported", len(queries))
+}
+
+// The grpc preset's dashboard and alerts read metrics its running service
+// exports too: the gRPC calls' histogram once a call has been served (a
+// health check here), the HTTP one once a request has.
+func TestGRPCDashboardReadsExportedMetrics(t *testing.T) {
+	e2eOnly(t)
+	_, bin := grpcService.build(t)
+	svc := start(t, "grpc, metrics", bin, map[string]string{"GRPC_ADDR": "127.0.0.1:0"})
+	if r := get(&http.Client{Timeout: hang}, "http://"+svc.addr+"/hello/metrics"); r.status != http.StatusOK {
+		t.Fatalf("GET /hello/metrics: %+v", r)
+	}
+	addr := svc.waitLog(msgIs("grpc server listening")).str("addr")
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
+	defer cancel()
+	if _, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{}); err != nil {
+		t.Fatalf("health check: %v", err)
+	}
+	m := presetModel(t, "grpc")
+	queries := append(m.DashboardQueries(), m.AlertQueries()...)
+	if !slices.ContainsFunc(queries, func(q string) bool { return strings.Contains(q, "_grpc_request_duration_seconds") }) {
+		t.Fatal("the grpc preset's dashboard reads no gRPC metric: this test checks nothing of grpc's")
+	}
+	waitExported(t, svc, "metrics the grpc preset's dashboard reads, exported", queries)
 	svc.stop()
 	t.Logf("dashboard and alerts: %d queries, every metric they read is exported", len(queries))
 }
