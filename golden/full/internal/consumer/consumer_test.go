@@ -906,6 +906,49 @@ func TestConsumerDeadLettersAnEventOnce(t *testing.T) {
 	}
 }
 
+// TestConsumerRecoversFromAFailedInsert: the BEGIN and the processed_event
+// insert go to PostgreSQL in one round trip. When the insert fails, the
+// transaction reports it, nothing is recorded or handled, and its
+// connection goes back to the pool out of the aborted transaction, so the
+// next batch commits.
+func TestConsumerRecoversFromAFailedInsert(t *testing.T) {
+	t.Parallel()
+	k := newKafka(t)
+	ctx := context.Background()
+	_, err := k.pool.Exec(ctx, `
+		CREATE FUNCTION test_refuse_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'test: insert refused'; END $$;
+		CREATE TRIGGER test_refuse_insert BEFORE INSERT ON processed_event
+			FOR EACH ROW WHEN (NEW.event_id = 'refused') EXECUTE FUNCTION test_refuse_insert()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := k.recorder()
+	c := New(k.config("failed-insert"), rec, k.deadLetters(), testLogger(t, nil))
+	t.Cleanup(func() { closeConsumer(t, c) })
+
+	if _, err := c.runTx(ctx, []kafka.Message{event(0, "good-1"), event(0, "refused")}); err == nil || !strings.Contains(err.Error(), "insert refused") {
+		t.Fatalf("runTx with a refused insert: %v, want the insert's error", err)
+	}
+	if n := k.processed(); n != 0 {
+		t.Errorf("processed_event holds %d rows after the failed insert, want 0", n)
+	}
+	if got := rec.workOrder(); len(got) != 0 {
+		t.Errorf("work done %v after the failed insert, want none", got)
+	}
+	if n := k.pool.Stat().AcquiredConns(); n != 0 {
+		t.Errorf("%d connections still taken from the pool after the failed insert, want 0", n)
+	}
+	if _, err := c.runTx(ctx, []kafka.Message{event(0, "good-1"), event(0, "good-2")}); err != nil {
+		t.Fatalf("the next batch: %v", err)
+	}
+	if got := rec.workOrder(); !slices.Equal(got, []string{"good-1", "good-2"}) {
+		t.Errorf("work done %v, want good-1 and good-2", got)
+	}
+	if n := k.processed(); n != 2 {
+		t.Errorf("processed_event holds %d rows, want 2", n)
+	}
+}
+
 // TestConsumerCommitsADeadLetterItCannotRecord: when PostgreSQL refuses the
 // record of a dead letter, the message is committed all the same: its dead
 // letter is written, and the record would only have spared a second one.
