@@ -10,8 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -46,11 +49,40 @@ func TestDemo(t *testing.T) {
 		if err := local.Start(); err != nil {
 			t.Fatal(err)
 		}
+		localDone := make(chan struct{})
+		go func() { local.Wait(); close(localDone) }()
+		// The first runs in a few seconds once it holds its slot, sooner
+		// than the second may take to build and ask for one: so it is
+		// paused (SIGSTOP) once it says its schema, which it does after
+		// taking its slot, until the second has said its own. A paused demo
+		// keeps its slot: its connection stays open. Its own waits are
+		// minutes long; the pause is seconds.
+		select {
+		case <-localOut.Saw(schemaRE):
+		case <-localDone:
+			t.Fatalf("the local demo exited %d before saying its schema:\n%s", local.ProcessState.ExitCode(), localOut)
+		}
+		if err := local.Process.Signal(syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		resume := sync.OnceFunc(func() {
+			if err := local.Process.Signal(syscall.SIGCONT); err != nil {
+				t.Error(err)
+			}
+		})
+		defer resume()
 		if err := compose.Start(); err != nil {
 			t.Fatal(err)
 		}
-		local.Wait()
-		compose.Wait()
+		composeDone := make(chan struct{})
+		go func() { compose.Wait(); close(composeDone) }()
+		select {
+		case <-composeOut.Saw(schemaRE):
+		case <-composeDone:
+		}
+		resume()
+		<-localDone
+		<-composeDone
 		schemas := map[string]bool{}
 		for _, run := range []struct {
 			name string
@@ -62,7 +94,7 @@ func TestDemo(t *testing.T) {
 				t.Fatalf("the %s demo exited %d, want 0:\n%s", run.name, code, out)
 			}
 			checkNothingLost(t, out)
-			m := regexp.MustCompile(`schema (orders_demo\S*)`).FindStringSubmatch(out)
+			m := schemaRE.FindStringSubmatch(out)
 			if m == nil {
 				t.Fatalf("the %s demo does not say its schema:\n%s", run.name, out)
 			}
@@ -195,7 +227,7 @@ func runDemo(t *testing.T, gsgenDir string, servers demoServers, edits ...lab.Ed
 // docker on this machine is never used); with demoCompose it answers
 // compose's questions with the test's servers and logs its calls in
 // docker.log beside the demo; with demoComposeFails its compose fails.
-func demoCmd(t *testing.T, gsgenDir string, servers demoServers, edits ...lab.Edit) (*exec.Cmd, *bytes.Buffer) {
+func demoCmd(t *testing.T, gsgenDir string, servers demoServers, edits ...lab.Edit) (*exec.Cmd, *demoOutput) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "full")
 	if err := os.CopyFS(dir, os.DirFS("full")); err != nil {
@@ -233,9 +265,58 @@ esac
 	cmd := exec.Command(filepath.Join(dir, "demo"))
 	cmd.Dir = dir
 	cmd.Env = append(env, "PATH="+fakeDir+string(os.PathListSeparator)+gsgenDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	out := &bytes.Buffer{}
+	out := &demoOutput{}
 	cmd.Stdout, cmd.Stderr = out, out
 	return cmd, out
+}
+
+// schemaRE finds the schema a demo says it took, with its slot.
+var schemaRE = regexp.MustCompile(`schema (orders_demo\S*)`)
+
+// demoOutput is a running demo's output, which a test can read while the
+// demo writes it and wait on for a line.
+type demoOutput struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	waits []demoWait
+}
+
+type demoWait struct {
+	re   *regexp.Regexp
+	seen chan struct{}
+}
+
+func (o *demoOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n, err := o.buf.Write(p)
+	o.waits = slices.DeleteFunc(o.waits, func(w demoWait) bool {
+		if w.re.Match(o.buf.Bytes()) {
+			close(w.seen)
+			return true
+		}
+		return false
+	})
+	return n, err
+}
+
+func (o *demoOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+// Saw returns a channel closed once the output matches re.
+func (o *demoOutput) Saw(re *regexp.Regexp) <-chan struct{} {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	seen := make(chan struct{})
+	if re.Match(o.buf.Bytes()) {
+		close(seen)
+	} else {
+		o.waits = append(o.waits, demoWait{re, seen})
+	}
+	return seen
 }
 
 // testServers are the PostgreSQL and Redis the tests use.
