@@ -12,7 +12,18 @@ var asynqKind = &Kind{Name: Asynq, Chosen: true, What: "an asynq task server and
 	Needs:  []Need{NeedsRedis},
 	on:     func(m *Model) bool { return m.Asynq },
 	drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts,
-	flags: asynqFlags}
+	flags: asynqFlags, pool: asynqPool}
+
+// asynqPool is a connection for each task a handler may run at once (its
+// concurrency): in the service's pool, or in the dedicated worker's.
+func asynqPool(m *Model) []poolShare {
+	if m.TaskServer == nil {
+		return nil
+	}
+	share := poolShare{PoolPart: PoolPart{"asynq handlers (concurrency)", m.TaskServer.Concurrency}}
+	share.ownProcess = m.AsynqWorker
+	return []poolShare{share}
+}
 
 func asynqDrains(m *Model) []Drain {
 	if !m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)

@@ -10,7 +10,17 @@ var cleanerKind = &Kind{Name: Cleaner, Chosen: true, What: "cleaners deleting ex
 	Instances: instancesOf("cleaner", "cleaners", func(a *Answers) *[]CleanerAnswers { return &a.Cleaners }),
 	on:        func(m *Model) bool { return m.Cleaner },
 	items:     func(m *Model) []Instance { return instances(m.Cleaners) },
-	env:       cleanerEnv, settings: cleanerSettings, panels: cleanerPanels, alerts: cleanerAlerts}
+	env:       cleanerEnv, settings: cleanerSettings, panels: cleanerPanels, alerts: cleanerAlerts,
+	pool: cleanerPool}
+
+// cleanerPool is a connection each: a cleaner's batch is one transaction.
+func cleanerPool(m *Model) []poolShare {
+	var out []poolShare
+	for _, c := range m.Cleaners {
+		out = append(out, poolShare{PoolPart: PoolPart{"cleaner " + c.Name, 1}, loop: true})
+	}
+	return out
+}
 
 func cleanerEnv(m *Model) []EnvVar {
 	var env []EnvVar

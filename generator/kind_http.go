@@ -7,7 +7,18 @@ import "strconv"
 
 var httpKind = &Kind{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
 	on:     func(m *Model) bool { return m.HTTP },
-	drains: httpDrains, env: httpEnv, panels: httpPanels, alerts: httpAlerts, flags: httpFlags}
+	drains: httpDrains, env: httpEnv, panels: httpPanels, alerts: httpAlerts, flags: httpFlags,
+	pool: httpPool}
+
+// httpHeadroom is the connections the pool keeps for HTTP handlers: enough
+// for a few concurrent queries; raise DATABASE_MAX_CONNS for a busy API.
+const httpHeadroom = 4
+
+// httpPool is headroom for the handlers' queries, of which the service
+// needs one connection to start.
+func httpPool(m *Model) []poolShare {
+	return []poolShare{{PoolPart: PoolPart{"HTTP handlers (headroom)", httpHeadroom}, spare: httpHeadroom - 1}}
+}
 
 func httpDrains(m *Model) []Drain {
 	return []Drain{{"HTTP drain", "http_shutdown", m.Timeouts.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests", "http"}}

@@ -10,7 +10,18 @@ var kafkaKind = &Kind{Name: Kafka, Chosen: true, What: "Kafka consumers, each a 
 	Instances: instancesOf("consumer", "kafka", func(a *Answers) *[]ConsumerAnswers { return &a.Consumers }),
 	on:        func(m *Model) bool { return m.Kafka },
 	items:     func(m *Model) []Instance { return instances(m.Consumers) },
-	bounds:    consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts}
+	bounds:    consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts,
+	pool: consumerPool}
+
+// consumerPool is each consumer's partitions' transactions: up to
+// ConsumerTransactions at once, each on a connection of its own.
+func consumerPool(m *Model) []poolShare {
+	var out []poolShare
+	for _, c := range m.Consumers {
+		out = append(out, poolShare{PoolPart: PoolPart{"consumer " + c.Name, ConsumerTransactions}, loop: true})
+	}
+	return out
+}
 
 func consumerBounds(m *Model) []Bound {
 	var out []Bound

@@ -9,7 +9,13 @@ var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox
 	Needs:  []Need{NeedsPostgres, NeedsKafka},
 	on:     func(m *Model) bool { return m.Outbox },
 	bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts,
-	flags: outboxFlags}
+	flags: outboxFlags, pool: outboxPool}
+
+// outboxPool is the relays' connections: not in Loops, since the service
+// counts OUTBOX_RELAYS itself.
+func outboxPool(m *Model) []poolShare {
+	return []poolShare{{PoolPart: PoolPart{"outbox relays", m.Relay.Relays}}}
+}
 
 func outboxBounds(m *Model) []Bound {
 	return []Bound{{Name: "outbox batch timeout", Field: "outbox.batch_timeout", D: m.Relay.BatchTimeout,

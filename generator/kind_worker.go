@@ -13,7 +13,18 @@ var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop callin
 	Instances: instancesOf("worker", "workers", func(a *Answers) *[]WorkerAnswers { return &a.Workers }),
 	on:        func(m *Model) bool { return len(m.Workers) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Workers) },
-	bounds:    workerBounds, env: workerEnv, settings: workerSettings, panels: workerPanels, alerts: workerAlerts}
+	bounds:    workerBounds, env: workerEnv, settings: workerSettings, panels: workerPanels, alerts: workerAlerts,
+	pool: workerPool}
+
+// workerPool is a connection each: a worker's function is the user's, it
+// gets the pool and holds a connection at most while it runs.
+func workerPool(m *Model) []poolShare {
+	var out []poolShare
+	for _, w := range m.Workers {
+		out = append(out, poolShare{PoolPart: PoolPart{"worker " + w.Name, 1}, loop: true})
+	}
+	return out
+}
 
 func workerBounds(m *Model) []Bound {
 	var out []Bound

@@ -10,9 +10,10 @@ import (
 // renders its template folders when it is on (its _item_ files once per
 // named instance), the ladder holds its timeouts to their drain, the
 // deployment sets the variables its config reads, the answers' limits bound
-// its numbers, the dashboard and alert rules show its panels and alerts,
-// gsgen new and add take its flags (and the interview asks those with a
-// title), and add and remove edit its named instances. A new kind is
+// its numbers, the pool counts its connections, the dashboard and alert
+// rules show its panels and alerts, gsgen new and add take its flags (and
+// the interview asks those with a title), and add and remove edit its
+// named instances. A new kind is
 // one entry in Kinds (its declaration in a kind_<name>.go of its own), its
 // template folder (a template named *.user.tmpl gives a file the user owns;
 // *.blocks.tmpl holds its named pieces of main.go, config.go and the
@@ -41,10 +42,11 @@ type Kind struct {
 	// asks which kinds are on.
 	defaults func(*Answers)
 	derive   func(*Model, Answers) error
-	flags    []KindFlag           // its answers as flags of gsgen new and add
-	panels   func(*Model) []panel // its graphs on the service's dashboard
-	alerts   func(*Model) []alert // its alerting rules
-	forget   func(*Answers)       // drops its answers when gsgen remove takes it out
+	flags    []KindFlag               // its answers as flags of gsgen new and add
+	panels   func(*Model) []panel     // its graphs on the service's dashboard
+	alerts   func(*Model) []alert     // its alerting rules
+	forget   func(*Answers)           // drops its answers when gsgen remove takes it out
+	pool     func(*Model) []poolShare // its PostgreSQL connections (DATABASE_MAX_CONNS)
 }
 
 // Need is a server a kind talks to: the service gets its client, config and
@@ -106,6 +108,22 @@ func KindNames() []string {
 // kindsOn lists the kinds the model's service has, in order.
 func (m *Model) kindsOn() []*Kind {
 	return slices.DeleteFunc(slices.Clone(Kinds), func(k *Kind) bool { return !k.on(m) })
+}
+
+// placed lists the kinds that are on, and the extra pieces that are (as the
+// leases', no one kind's), in order: those it names first, as it lists
+// them, then the others in the kinds' order.
+func (m *Model) placed(order []Component, extra ...*Kind) []*Kind {
+	ks := append(m.kindsOn(), extra...)
+	ks = slices.DeleteFunc(ks, func(k *Kind) bool { return !k.on(m) })
+	place := func(k *Kind) int {
+		if i := slices.Index(order, k.Name); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(ks, func(a, b *Kind) int { return place(a) - place(b) })
+	return ks
 }
 
 // needs says whether a kind the service has talks to server n.

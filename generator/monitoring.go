@@ -3,7 +3,6 @@ package generator
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -47,25 +46,14 @@ func (m *Model) dashboardPanels() []panel {
 // panel and alert, which are no one kind's: cleaners and workers share them.
 var monitoredOrder = []Component{HTTP, Outbox, Kafka, Cleaner, Worker, leases.Name, Asynq}
 
-// leases is the leases' pieces of the dashboard and the alert rules, there
-// when a cleaner or a worker of the service runs under a lease.
+// leases is the leases' pieces of the dashboard, the alert rules and the
+// pool, there when a cleaner or a worker of the service runs under a lease.
 var leases = &Kind{Name: "lease", on: func(m *Model) bool { return len(m.Leases()) > 0 },
-	panels: leasePanels, alerts: leaseAlerts}
+	panels: leasePanels, alerts: leaseAlerts, pool: leasesPool}
 
 // monitored lists the kinds whose panels and alerts the service shows, the
 // leases' pieces among them, in monitoredOrder.
-func (m *Model) monitored() []*Kind {
-	ks := append(m.kindsOn(), leases)
-	ks = slices.DeleteFunc(ks, func(k *Kind) bool { return !k.on(m) })
-	place := func(k *Kind) int {
-		if i := slices.Index(monitoredOrder, k.Name); i >= 0 {
-			return i
-		}
-		return len(monitoredOrder)
-	}
-	slices.SortStableFunc(ks, func(a, b *Kind) int { return place(a) - place(b) })
-	return ks
-}
+func (m *Model) monitored() []*Kind { return m.placed(monitoredOrder, leases) }
 
 func leasePanels(m *Model) []panel {
 	return []panel{

@@ -39,9 +39,23 @@ type PoolPart struct {
 	Conns int
 }
 
-// httpHeadroom is the connections the pool keeps for HTTP handlers: enough
-// for a few concurrent queries; raise DATABASE_MAX_CONNS for a busy API.
-const httpHeadroom = 4
+// poolShare is a kind's term of the pool's sum.
+type poolShare struct {
+	PoolPart
+	loop bool // a background loop's connections: counted in Loops
+	// spare is how many of Conns the service may start without (the HTTP
+	// handlers' headroom): the minimum keeps the rest.
+	spare int
+	// ownProcess says the connections are a process's of its own (the
+	// dedicated asynq worker), with a pool of its own reading the same
+	// DATABASE_MAX_CONNS: the pool must fit them, but they are not a term.
+	ownProcess bool
+}
+
+// poolOrder is the order of the pool's terms in gsgen plan and the README,
+// as earlier gsgens wrote them; a kind not listed comes after them in the
+// kinds' order. lease stands for the leases' connection, no one kind's.
+var poolOrder = []Component{Outbox, Kafka, Cleaner, Worker, leases.Name, Asynq, HTTP}
 
 // poolSize derives the pool's size from the parts that share it.
 func (m *Model) poolSize() PoolSize {
@@ -49,54 +63,35 @@ func (m *Model) poolSize() PoolSize {
 		return PoolSize{}
 	}
 	var p PoolSize
-	add := func(what string, n int) { p.Parts = append(p.Parts, PoolPart{what, n}) }
-	if m.Relay != nil {
-		// Not in Loops: the service counts OUTBOX_RELAYS itself.
-		add("outbox relays", m.Relay.Relays)
+	sum, spare := 0, 0
+	for _, k := range m.placed(poolOrder, leases) {
+		if k.pool == nil {
+			continue
+		}
+		for _, share := range k.pool(m) {
+			if share.ownProcess {
+				p.WorkerHandlers = max(p.WorkerHandlers, share.Conns)
+				continue
+			}
+			p.Parts = append(p.Parts, share.PoolPart)
+			sum += share.Conns
+			spare += share.spare
+			if share.loop {
+				p.Loops += share.Conns
+			}
+		}
 	}
-	for _, c := range m.Consumers {
-		// Its partitions' transactions, up to ConsumerTransactions at
-		// once, each on a connection of its own.
-		add("consumer "+c.Name, ConsumerTransactions)
-		p.Loops += ConsumerTransactions
-	}
-	for _, c := range m.Cleaners {
-		add("cleaner "+c.Name, 1)
-		p.Loops++
-	}
-	for _, w := range m.Workers {
-		// Its function is the user's: it gets the pool, and holds a
-		// connection at most while it runs.
-		add("worker "+w.Name, 1)
-		p.Loops++
-	}
-	if n := len(m.Leases()); n > 0 {
-		// The fleet parts renew their leases while they run, on a
-		// connection of their own: a renewal that waited behind the loops
-		// would lose the lease and cut the run. Renewals are one short
-		// UPDATE each, so one connection serves them all.
-		add(fmt.Sprintf("leases (%d fleet-scoped)", n), 1)
-		p.Loops++
-	}
-	if m.AsynqInProcess {
-		add("asynq handlers (concurrency)", m.TaskServer.Concurrency)
-	}
-	if m.HTTP {
-		add("HTTP handlers (headroom)", httpHeadroom)
-	}
-	if m.AsynqWorker {
-		p.WorkerHandlers = m.TaskServer.Concurrency
-	}
-	sum, headroom := 0, 0
-	for _, part := range p.Parts {
-		sum += part.Conns
-	}
-	if m.HTTP {
-		headroom = httpHeadroom - 1 // the minimum keeps one connection for HTTP
-	}
-	p.Min = max(sum-headroom, p.WorkerHandlers)
+	p.Min = max(sum-spare, p.WorkerHandlers)
 	p.Default = max(sum, p.WorkerHandlers)
 	return p
+}
+
+// leasesPool is the leases' connection: the fleet parts renew their leases
+// while they run, on a connection of their own, since a renewal that
+// waited behind the loops would lose the lease and cut the run. Renewals
+// are one short UPDATE each, so one connection serves them all.
+func leasesPool(m *Model) []poolShare {
+	return []poolShare{{PoolPart: PoolPart{fmt.Sprintf("leases (%d fleet-scoped)", len(m.Leases())), 1}, loop: true}}
 }
 
 // String is the sum, e.g. "outbox relay 1 + consumer events 1 + HTTP
