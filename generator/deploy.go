@@ -139,10 +139,10 @@ func (m *Model) deploy() (Deploy, error) {
 			d.Secrets = append(d.Secrets, *s)
 		}
 	}
-	if m.AsynqWorker {
-		l := m.workerLadder()
-		d.Worker = &WorkerDeploy{Name: m.Name + "-worker", GraceSeconds: secondsOf(l.Grace), Ladder: l,
-			Liveness: Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), workerLivenessFailures}}
+	for _, k := range m.kindsOn() {
+		if k.deploy != nil {
+			k.deploy(m, &d)
+		}
 	}
 	return d, nil
 }
@@ -296,11 +296,10 @@ func (m *Model) postgresSecret() *SecretEnv {
 // and dead-letter to, sorted, each once.
 func (m *Model) kafkaTopics() []string {
 	var out []string
-	if m.Relay != nil {
-		out = append(out, m.Relay.Topic)
-	}
-	for _, c := range m.Consumers {
-		out = append(out, c.Topic, c.DeadLetterTopic)
+	for _, k := range m.kindsOn() {
+		if k.topics != nil {
+			out = append(out, k.topics(m)...)
+		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

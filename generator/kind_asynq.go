@@ -12,7 +12,18 @@ var asynqKind = &Kind{Name: Asynq, Chosen: true, What: "an asynq task server and
 	Needs:  []Need{NeedsRedis},
 	on:     func(m *Model) bool { return m.Asynq },
 	drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts,
-	flags: asynqFlags, pool: asynqPool}
+	flags: asynqFlags, pool: asynqPool, deploy: asynqDeploy}
+
+// asynqDeploy gives a dedicated worker its Deployment, with a grace period
+// of its own ladder.
+func asynqDeploy(m *Model, d *Deploy) {
+	if !m.AsynqWorker {
+		return
+	}
+	l := m.workerLadder()
+	d.Worker = &WorkerDeploy{Name: m.Name + "-worker", GraceSeconds: secondsOf(l.Grace), Ladder: l,
+		Liveness: Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), workerLivenessFailures}}
+}
 
 // asynqPool is a connection for each task a handler may run at once (its
 // concurrency): in the service's pool, or in the dedicated worker's.

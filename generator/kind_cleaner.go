@@ -11,7 +11,25 @@ var cleanerKind = &Kind{Name: Cleaner, Chosen: true, What: "cleaners deleting ex
 	on:        func(m *Model) bool { return m.Cleaner },
 	items:     func(m *Model) []Instance { return instances(m.Cleaners) },
 	env:       cleanerEnv, settings: cleanerSettings, panels: cleanerPanels, alerts: cleanerAlerts,
-	pool: cleanerPool}
+	pool: cleanerPool, names: cleanerNames, periodic: cleanerPeriodic}
+
+func cleanerPeriodic(m *Model) []Periodic {
+	var out []Periodic
+	for _, c := range m.Cleaners {
+		// No timeout of its own: a cleaner's delete is cut at shutdown.
+		out = append(out, Periodic{"cleaner " + c.Name, "every " + Seconds(c.Interval), scopeOfLease(c.Lease), c.Lease, 0})
+	}
+	return out
+}
+
+func cleanerNames(m *Model) []derived {
+	var names []derived
+	for i, c := range m.Cleaners {
+		from := fmt.Sprintf("cleaners[%d].name", i)
+		names = append(names, derived{"Go name", c.GoName + "Cleaner", from, c.Name}, derived{"SQL query", c.QueryName, from, c.Name})
+	}
+	return names
+}
 
 // cleanerPool is a connection each: a cleaner's batch is one transaction.
 func cleanerPool(m *Model) []poolShare {

@@ -11,7 +11,25 @@ var kafkaKind = &Kind{Name: Kafka, Chosen: true, What: "Kafka consumers, each a 
 	on:        func(m *Model) bool { return m.Kafka },
 	items:     func(m *Model) []Instance { return instances(m.Consumers) },
 	bounds:    consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts,
-	pool: consumerPool}
+	pool: consumerPool, names: consumerNames, topics: consumerTopics}
+
+// consumerTopics is what each consumer reads and dead-letters to.
+func consumerTopics(m *Model) []string {
+	var out []string
+	for _, c := range m.Consumers {
+		out = append(out, c.Topic, c.DeadLetterTopic)
+	}
+	return out
+}
+
+func consumerNames(m *Model) []derived {
+	var names []derived
+	for i, c := range m.Consumers {
+		from, group := fmt.Sprintf("kafka[%d].name", i), fmt.Sprintf("kafka[%d].group", i)
+		names = append(names, derived{"Go name", c.GoName + "Consumer", from, c.Name}, derived{"Kafka group", c.Group, group, c.Group})
+	}
+	return names
+}
 
 // consumerPool is each consumer's partitions' transactions: up to
 // ConsumerTransactions at once, each on a connection of its own.

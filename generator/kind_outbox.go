@@ -9,7 +9,7 @@ var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox
 	Needs:  []Need{NeedsPostgres, NeedsKafka},
 	on:     func(m *Model) bool { return m.Outbox },
 	bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts,
-	flags: outboxFlags, pool: outboxPool}
+	flags: outboxFlags, pool: outboxPool, topics: func(m *Model) []string { return []string{m.Relay.Topic} }}
 
 // outboxPool is the relays' connections: not in Loops, since the service
 // counts OUTBOX_RELAYS itself.

@@ -14,7 +14,15 @@ var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop callin
 	on:        func(m *Model) bool { return len(m.Workers) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Workers) },
 	bounds:    workerBounds, env: workerEnv, settings: workerSettings, panels: workerPanels, alerts: workerAlerts,
-	pool: workerPool}
+	pool: workerPool, periodic: workerPeriodic}
+
+func workerPeriodic(m *Model) []Periodic {
+	var out []Periodic
+	for _, w := range m.Workers {
+		out = append(out, Periodic{"worker " + w.Name, w.Schedule(), w.Scope(), w.Lease, w.Timeout})
+	}
+	return out
+}
 
 // workerPool is a connection each: a worker's function is the user's, it
 // gets the pool and holds a connection at most while it runs.

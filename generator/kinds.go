@@ -47,6 +47,17 @@ type Kind struct {
 	alerts   func(*Model) []alert     // its alerting rules
 	forget   func(*Answers)           // drops its answers when gsgen remove takes it out
 	pool     func(*Model) []poolShare // its PostgreSQL connections (DATABASE_MAX_CONNS)
+	// names lists the names it derives from answers that must not collide
+	// (Go names, SQL queries, Kafka groups), beside the environment
+	// variables every kind's env gives.
+	names func(*Model) []derived
+	// topics lists the Kafka topics it writes and reads (the manifests'
+	// topic list); periodic its periodic parts (gsgen plan's table, and
+	// their leases); deploy sets its pieces of the deployment beyond its
+	// variables (a Deployment of its own).
+	topics   func(*Model) []string
+	periodic func(*Model) []Periodic
+	deploy   func(*Model, *Deploy)
 }
 
 // Need is a server a kind talks to: the service gets its client, config and

@@ -36,13 +36,10 @@ type derived struct {
 // collision in.
 func (m *Model) checkDerivedNames() error {
 	var names []derived
-	for i, c := range m.Consumers {
-		from, group := fmt.Sprintf("kafka[%d].name", i), fmt.Sprintf("kafka[%d].group", i)
-		names = append(names, derived{"Go name", c.GoName + "Consumer", from, c.Name}, derived{"Kafka group", c.Group, group, c.Group})
-	}
-	for i, c := range m.Cleaners {
-		from := fmt.Sprintf("cleaners[%d].name", i)
-		names = append(names, derived{"Go name", c.GoName + "Cleaner", from, c.Name}, derived{"SQL query", c.QueryName, from, c.Name})
+	for _, k := range m.kindsOn() {
+		if k.names != nil {
+			names = append(names, k.names(m)...)
+		}
 	}
 	for _, e := range m.Deploy.Config {
 		names = append(names, derived{"environment variable", e.Name, e.From, e.Name})

@@ -63,14 +63,9 @@ func setLeaseDefaults(scope *string, ttl *Duration) {
 // first, as config and main list them.
 func (m *Model) Leases() []Lease {
 	var out []Lease
-	for _, c := range m.Cleaners {
-		if c.Lease != nil {
-			out = append(out, *c.Lease)
-		}
-	}
-	for _, w := range m.Workers {
-		if w.Lease != nil {
-			out = append(out, *w.Lease)
+	for _, p := range m.Periodic() {
+		if p.Lease != nil {
+			out = append(out, *p.Lease)
 		}
 	}
 	return out
@@ -83,22 +78,25 @@ type Periodic struct {
 	Timeout               time.Duration // zero: none of its own (a cleaner's delete is cut at shutdown)
 }
 
-// Periodic lists the service's periodic parts: cleaners, then workers.
+// Periodic lists the service's periodic parts, in the kinds' order:
+// cleaners, then workers.
 func (m *Model) Periodic() []Periodic {
 	var out []Periodic
-	scope := func(l *Lease) string {
-		if l == nil {
-			return ScopeReplica
+	for _, k := range m.kindsOn() {
+		if k.periodic != nil {
+			out = append(out, k.periodic(m)...)
 		}
-		return ScopeFleet
-	}
-	for _, c := range m.Cleaners {
-		out = append(out, Periodic{"cleaner " + c.Name, "every " + Seconds(c.Interval), scope(c.Lease), c.Lease, 0})
-	}
-	for _, w := range m.Workers {
-		out = append(out, Periodic{"worker " + w.Name, w.Schedule(), w.Scope(), w.Lease, w.Timeout})
 	}
 	return out
+}
+
+// scopeOfLease is where a part with lease l runs: on one replica of the
+// fleet at a time with one, on every replica without.
+func scopeOfLease(l *Lease) string {
+	if l == nil {
+		return ScopeReplica
+	}
+	return ScopeFleet
 }
 
 // PeriodicTable is gsgen plan's table of the periodic parts: when each
