@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -11,7 +12,7 @@ import (
 var asynqKind = &Kind{Name: Asynq, Chosen: true, What: "an asynq task server and client (Redis)", Dirs: []string{"asynq"},
 	Needs:  []Need{NeedsRedis},
 	on:     func(m *Model) bool { return m.Asynq },
-	drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts,
+	derive: asynqDerive, drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts,
 	flags: asynqFlags, pool: asynqPool, deploy: asynqDeploy}
 
 // asynqDeploy gives a dedicated worker its Deployment, with a grace period
@@ -123,4 +124,28 @@ var asynqFlags = []KindFlag{
 	{Name: "asynq-allow-requeue", Usage: "asynq: allow --task-timeout above --asynq-shutdown (handlers are idempotent; a deploy re-runs cut tasks)", Default: "false", Bool: true, Type: "bool", Field: "asynq.allow_requeue",
 		set: func(a *Answers, s string) error { return setBool(&a.Asynq.AllowRequeue, "--asynq-allow-requeue", s) },
 		get: func(a Answers) string { return strconv.FormatBool(a.Asynq.AllowRequeue) }},
+}
+
+// TaskServer is the asynq server's settings (design §4).
+type TaskServer struct {
+	Dedicated         bool // its own binary, cmd/<name>-worker, with srv.Run
+	Concurrency       int
+	TaskCheckInterval time.Duration
+	AllowRequeue      bool   // task timeout may exceed ShutdownTimeout: handlers are idempotent
+	ExampleType       string // the example task's type (ExampleTaskType)
+}
+
+// asynqDerive validates the task server's answers and derives its settings.
+func asynqDerive(m *Model, a Answers) error {
+	s := a.Asynq
+	if s.Mode != "inprocess" && s.Mode != "dedicated" {
+		return &InputError{Field: "asynq.mode", Msg: "unknown mode " + Quote(s.Mode), Fix: "use inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run)"}
+	}
+	if time.Duration(a.Timeouts.TaskTimeout)%time.Second != 0 {
+		return &InputError{Field: "timeouts.task_timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", a.Timeouts.TaskTimeout),
+			Fix: "use whole seconds, e.g. " + Seconds(max(time.Second, time.Duration(a.Timeouts.TaskTimeout).Truncate(time.Second)))}
+	}
+	m.TaskServer = &TaskServer{Dedicated: s.Mode == "dedicated", Concurrency: s.Concurrency, TaskCheckInterval: taskCheckInterval, AllowRequeue: s.AllowRequeue,
+		ExampleType: ExampleTaskType}
+	return nil
 }

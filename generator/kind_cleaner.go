@@ -1,6 +1,14 @@
 package generator
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/sqlschema"
+)
 
 // The cleaner kind: named cleaners deleting expired rows in small
 // batches, Run loops drained with the workers.
@@ -32,12 +40,13 @@ func cleanerNames(m *Model) []derived {
 }
 
 // cleanerPool is a connection each: a cleaner's batch is one transaction.
-func cleanerPool(m *Model) []poolShare {
-	var out []poolShare
-	for _, c := range m.Cleaners {
-		out = append(out, poolShare{PoolPart: PoolPart{"cleaner " + c.Name, 1}, loop: true})
-	}
-	return out
+func cleanerPool(m *Model) []poolShare { return connectionEach("cleaner", instances(m.Cleaners)) }
+
+func init() {
+	// Set here, not in cleanerKind's literal: cleanerDerive reads gsgen's
+	// migrations of every component, which are listed off Kinds, and Go
+	// refuses a variable whose value refers back to itself.
+	cleanerKind.derive = cleanerDerive
 }
 
 func cleanerEnv(m *Model) []EnvVar {
@@ -78,4 +87,147 @@ func cleanerPanels(m *Model) []panel {
 func cleanerAlerts(m *Model) []alert {
 	return []alert{{"CleanerFailing", `sum by (cleaner) (increase(NS_cleaner_run_failures_total[1h])) > 3`, "0m", "warning",
 		"A cleaner of NAME keeps failing: its table grows."}}
+}
+
+// CleanerJob is one named cleaner deleting expired rows in batches.
+type CleanerJob struct {
+	Name      string // "outbox-dispatched"
+	GoName    string // "OutboxDispatched"
+	FileName  string // "outbox_dispatched"
+	EnvPrefix string // "CLEANER_OUTBOX_DISPATCHED_"
+	Table     string
+	Column    string // timestamp column compared with now() - Retention
+	Key       string // key column of the keyed subquery
+	Retention time.Duration
+	Interval  time.Duration
+	BatchSize int
+	QueryName string // sqlc query: "DeleteExpiredOutboxDispatched"
+	// TestInsert stores one row with Column set from $1, for the cleaner's
+	// test; empty for a table of the user's.
+	TestInsert string
+	// RetentionNote says how long the table's rows must be kept, for a
+	// comment beside the retention; empty when any retention will do.
+	RetentionNote string
+	Lease         *Lease // fleet scope: one replica deletes; nil for replica scope
+}
+
+// ItemFileName names the cleaner's per-instance files.
+func (c CleanerJob) ItemFileName() string { return c.FileName }
+
+// InstanceName is the name the user gave it.
+func (c CleanerJob) InstanceName() string { return c.Name }
+
+// cleanerDerive checks each cleaner against the service's schema (gsgen's
+// migrations and the user's, read by PostgreSQL's parser): its table must
+// exist, its column be a timestamp, its key be columns of the table. A
+// column no index begins with is allowed, with a warning.
+func cleanerDerive(m *Model, a Answers) error {
+	cleaners := a.Cleaners
+	if len(cleaners) == 0 {
+		return nil
+	}
+	schema, err := m.schema()
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for i, c := range cleaners {
+		field := fmt.Sprintf("cleaners[%d]", i)
+		bad := func(key, msg, fix string) error { return &InputError{Field: field + "." + key, Msg: msg, Fix: fix} }
+		if err := validateInstanceName(field+".name", c.Name, seen); err != nil {
+			return err
+		}
+		for _, id := range []struct{ key, v string }{{"table", c.Table}, {"column", c.Column}} {
+			if !identRE.MatchString(id.v) {
+				return bad(id.key, Quote(id.v)+" is not a plain SQL identifier", "use lower-case letters, digits and '_', starting with a letter")
+			}
+		}
+		t := schema[c.Table]
+		if t == nil {
+			return m.missingTable(field, c.Table)
+		}
+		col, ok := t.Column(c.Column)
+		switch {
+		case !ok:
+			return bad("column", fmt.Sprintf("table %s (%s) has no column %s", c.Table, t.From, Quote(c.Column)), "name one of its timestamp columns: "+problem.ListShort(t.TimestampColumns(), 8))
+		case !col.IsTimestamp():
+			return bad("column", fmt.Sprintf("%s.%s is %s, not a timestamp: the cleaner deletes rows whose %s is older than the retention", c.Table, c.Column, col.TypeName(), c.Column),
+				"name a timestamp or timestamptz column: "+problem.ListShort(t.TimestampColumns(), 8))
+		}
+		keys := t.PrimaryKey
+		switch {
+		case c.Key != "":
+			if !keyRE.MatchString(c.Key) {
+				return bad("key", Quote(c.Key)+" is not a column name or a comma-separated list of them", "e.g. id, or consumer, event_id")
+			}
+			keys = strings.Split(strings.ReplaceAll(c.Key, " ", ""), ",")
+		case len(keys) == 0:
+			if _, hasID := t.Column("id"); !hasID {
+				return bad("key", fmt.Sprintf("table %s has no primary key, and no id column", c.Table), "give the column(s) that pick one row: --key, or key: in gsgen.yaml")
+			}
+			keys = []string{"id"}
+		}
+		for _, k := range keys {
+			if _, ok := t.Column(k); !ok {
+				return bad("key", fmt.Sprintf("table %s has no column %s", c.Table, Quote(k)), "give the column(s) of its primary key or of a unique index")
+			}
+		}
+		if c.Key != "" && !picksOneRow(t, keys) {
+			whole := t.PrimaryKey
+			if len(whole) == 0 {
+				whole = t.Unique[0]
+			}
+			return bad("key", fmt.Sprintf("%s does not pick one row of %s, whose key is (%s): the keyed DELETE would also remove the rows that share it, still inside their retention",
+				Quote(c.Key), c.Table, strings.Join(whole, ", ")),
+				fmt.Sprintf("give every column of its primary key or of a unique index (--key %s), or leave the key out: the primary key is the default", strings.Join(whole, ",")))
+		}
+		if !t.Covers(c.Column) {
+			m.warnings = append(m.warnings, fmt.Sprintf("%s.column: no index of %s begins with %s, so each run of cleaner %s reads the whole table; add one in a migration: CREATE INDEX ON %s (%s);",
+				field, c.Table, c.Column, c.Name, c.Table, c.Column))
+		}
+		lease, err := scopeOf(field, c.Scope, c.LeaseTTL, "cleaner:"+c.Name)
+		if err != nil {
+			return err
+		}
+		m.Cleaners = append(m.Cleaners, CleanerJob{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
+			EnvPrefix: envPrefix("CLEANER", c.Name), Table: c.Table, Column: c.Column, Key: strings.Join(keys, ", "), RetentionNote: retentionNote(c.Table),
+			Retention: time.Duration(c.Retention), Interval: time.Duration(c.Interval), BatchSize: c.BatchSize,
+			QueryName: "DeleteExpired" + goName(c.Name), TestInsert: testInsert(c.Table, c.Column), Lease: lease})
+	}
+	return nil
+}
+
+// picksOneRow reports whether keys hold every column of the table's primary
+// key or of one of its unique constraints, so that a keyed DELETE of one key
+// removes one row. A table with neither cannot be told: its key is taken.
+func picksOneRow(t *sqlschema.Table, keys []string) bool {
+	sets := append([][]string{t.PrimaryKey}, t.Unique...)
+	if len(t.PrimaryKey) == 0 {
+		sets = t.Unique
+	}
+	if len(sets) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(sets, func(set []string) bool {
+		return len(set) > 0 && !slices.Contains(set, "") && !slices.ContainsFunc(set, func(col string) bool { return !slices.Contains(keys, col) })
+	})
+}
+
+// missingTable explains a cleaner's table the schema does not have: one of
+// gsgen's that comes with a component the service lacks, or none at all.
+func (m *Model) missingTable(field, table string) error {
+	for _, c := range AllComponents {
+		if s, err := ownSchema([]Component{c}); err == nil && s[table] != nil {
+			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %s comes with the %s component, which the service does not have", table, c),
+				Fix: fmt.Sprintf("add %s, or clean a table of the service's own migrations", c)}
+		}
+	}
+	return &InputError{Field: field + ".table", Msg: "table " + Quote(table) + " is not defined by this service's migrations",
+		Fix: fmt.Sprintf("add a migration that creates it, e.g. db/migrations/0100_%s.sql, then re-run; gsgen's own tables are outbox_event (with outbox) and processed_event (with kafka)", table)}
+}
+
+// retentionNote is what a cleaner of table must respect, if anything.
+func retentionNote(table string) string {
+	t, _ := gsgenTableNamed(table)
+	return t.note
 }

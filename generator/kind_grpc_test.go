@@ -67,7 +67,7 @@ func TestGRPCBadAnswers(t *testing.T) {
 		{"http's port", func(a *Answers) { a.GRPC.Port = 8080 }, "grpc.port", "is the HTTP port too"},
 		{"admin's port", func(a *Answers) { a.GRPC.Port = DefaultAdminPort }, "grpc.port", "admin listener"},
 		{"not a port", func(a *Answers) { a.GRPC.Port = 70000 }, "grpc.port", "is not a TCP port"},
-		{"negative drain", func(a *Answers) { a.GRPC.ShutdownTimeout = Duration(-time.Second) }, grpcShutdownKey, "must be positive"},
+		{"negative drain", func(a *Answers) { a.GRPC.ShutdownTimeout = Duration(-time.Second) }, grpcShutdownKey, "must not be negative"},
 		{"drain past the grace", func(a *Answers) { a.GRPC.ShutdownTimeout = Duration(50 * time.Second) }, "timeouts.grace", "gRPC drain 50s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

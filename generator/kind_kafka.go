@@ -1,6 +1,9 @@
 package generator
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // The kafka kind: named Kafka consumers, each a reader in its consumer
 // group with its own handler, Run loops drained with the workers.
@@ -10,7 +13,7 @@ var kafkaKind = &Kind{Name: Kafka, Chosen: true, What: "Kafka consumers, each a 
 	Instances: instancesOf("consumer", "kafka", func(a *Answers) *[]ConsumerAnswers { return &a.Consumers }),
 	on:        func(m *Model) bool { return m.Kafka },
 	items:     func(m *Model) []Instance { return instances(m.Consumers) },
-	bounds:    consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts,
+	derive:    consumerDerive, bounds: consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts,
 	pool: consumerPool, names: consumerNames, topics: consumerTopics}
 
 // consumerTopics is what each consumer reads and dead-letters to.
@@ -107,4 +110,96 @@ func consumerAlerts(m *Model) []alert {
 		{"ConsumerLagGrowing", `max by (consumer) (NS_consumer_lag) > 1000 and max by (consumer) (deriv(NS_consumer_lag[15m])) > 0`, "15m", "warning",
 			"A consumer of NAME falls further behind: its handler is slow or failing, or it has too few partitions for the load."},
 	}
+}
+
+// Consumer is one named Kafka consumer (design §4a, §9).
+type Consumer struct {
+	Name           string // "order-events"
+	GoName         string // "OrderEvents"
+	FileName       string // "order_events"
+	EnvPrefix      string // "KAFKA_ORDER_EVENTS_"
+	Topic          string
+	Group          string
+	HandlerTimeout time.Duration
+	// CommitTimeout bounds what follows the handler: the dead-letter write,
+	// if any, then the offset commit.
+	CommitTimeout   time.Duration
+	MaxAttempts     int    // handler runs before a failing message is dead-lettered
+	DeadLetterTopic string // "events.dlq"
+	BatchSize       int    // messages per transaction and offset commit
+}
+
+// ItemFileName names the consumer's per-instance files.
+func (c Consumer) ItemFileName() string { return c.FileName }
+
+// DeadLetterHeader is a header a consumer adds to a message it dead-letters,
+// beside the message's own: the service's Go constant, its README and the
+// tests all read it from here.
+type DeadLetterHeader struct {
+	Const string // the constant in internal/consumer: "DeadLetterErrorHeader"
+	Key   string // "dlq_error"
+	What  string // what its value says
+}
+
+// deadLetterHeaders are the headers of design §9: why, how many attempts,
+// and where the message came from.
+var deadLetterHeaders = []DeadLetterHeader{
+	{"DeadLetterErrorHeader", "dlq_error", "why: the handler's last error, or what is wrong with the event id"},
+	{"DeadLetterAttemptsHeader", "dlq_attempts", "how many times the handler ran on it; 0 when its event id was unusable"},
+	{"SourceTopicHeader", "dlq_source_topic", "the topic it was read from"},
+	{"SourcePartitionHeader", "dlq_source_partition", "its partition there"},
+	{"SourceOffsetHeader", "dlq_source_offset", "its offset there"},
+	{"DeadLetterGroupHeader", "dlq_group", "the consumer group that gave up on it"},
+}
+
+// InstanceName is the name the user gave it.
+func (c Consumer) InstanceName() string { return c.Name }
+
+// consumerDerive validates each consumer's answers and derives it.
+func consumerDerive(m *Model, a Answers) error {
+	m.DeadLetterHeaders = deadLetterHeaders
+	seen := map[string]bool{}
+	for i, c := range a.Consumers {
+		field := fmt.Sprintf("kafka[%d]", i)
+		if err := validateInstanceName(field+".name", c.Name, seen); err != nil {
+			return err
+		}
+		if err := validateConsumer(field, c); err != nil {
+			return err
+		}
+		if err := validateGroup(field+".group", c.Group); err != nil {
+			return err
+		}
+		m.Consumers = append(m.Consumers, Consumer{Name: c.Name, GoName: goName(c.Name), FileName: snake(c.Name),
+			EnvPrefix: envPrefix("KAFKA", c.Name), Topic: c.Topic, Group: c.Group, HandlerTimeout: time.Duration(c.HandlerTimeout),
+			CommitTimeout: time.Duration(c.CommitTimeout), MaxAttempts: c.MaxAttempts, DeadLetterTopic: c.DeadLetterTopic,
+			BatchSize: c.BatchSize})
+	}
+	return nil
+}
+
+// validateGroup holds a consumer group id to Kafka's topic alphabet: Kafka
+// itself takes any string, but the id lands in an environment variable, a
+// ConfigMap and the README, where a newline or a quote would break them.
+func validateGroup(field, group string) error {
+	if !topicRE.MatchString(group) || len(group) > 249 {
+		return &InputError{Field: field, Msg: Quote(group) + " is not a consumer group id gsgen accepts", Fix: "use letters, digits, '.', '_' and '-' (at most 249), e.g. orders-payments"}
+	}
+	return nil
+}
+
+// validateConsumer checks one consumer's answers beyond its name.
+func validateConsumer(field string, c ConsumerAnswers) error {
+	if err := validateTopic(field+".topic", c.Topic); err != nil {
+		return err
+	}
+	if err := validateTopic(field+".dead_letter_topic", c.DeadLetterTopic); err != nil {
+		return err
+	}
+	if c.DeadLetterTopic == c.Topic {
+		return &InputError{Field: field + ".dead_letter_topic", Msg: fmt.Sprintf("%q is the topic the consumer reads: a failed message would come back to it forever", c.DeadLetterTopic),
+			Fix: "use another topic, e.g. " + c.Topic + DeadLetterSuffix}
+	}
+	// Its timeouts and max_attempts are held to their limits by boundedSettings.
+	return nil
 }

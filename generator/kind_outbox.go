@@ -1,6 +1,10 @@
 package generator
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
 
 // The outbox kind: a relay publishing committed outbox rows from
 // PostgreSQL to Kafka, a Run loop drained with the workers.
@@ -8,7 +12,7 @@ import "strconv"
 var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox relay: PostgreSQL rows to Kafka", Dirs: []string{"outbox"},
 	Needs:  []Need{NeedsPostgres, NeedsKafka},
 	on:     func(m *Model) bool { return m.Outbox },
-	bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts,
+	derive: outboxDerive, bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts,
 	flags: outboxFlags, pool: outboxPool, topics: func(m *Model) []string { return []string{m.Relay.Topic} }}
 
 // outboxPool is the relays' connections: not in Loops, since the service
@@ -99,4 +103,44 @@ var outboxFlags = []KindFlag{
 	{Name: "outbox-unordered", Usage: "outbox: drop the advisory lock (faster; no per-aggregate order across replicas)", Default: "false", Bool: true, Type: "bool", Field: "outbox.unordered",
 		set: func(a *Answers, s string) error { return setBool(&a.Outbox.Unordered, "--outbox-unordered", s) },
 		get: func(a Answers) string { return strconv.FormatBool(a.Outbox.Unordered) }},
+}
+
+// Relay is the outbox relay's settings (design §3).
+type Relay struct {
+	Topic        string        // topic of the example event
+	BatchSize    int           // rows per batch
+	PollInterval time.Duration // pause between batches when the backlog is empty
+	BatchTimeout time.Duration // deadline of one batch: lock, publish, mark, commit
+	Ordered      bool          // take a slot's advisory lock so one relay publishes each slot at a time
+	Relays       int           // relay loops per replica, each with a connection while its batch runs
+	// Failure handling (design §9): an event Kafka refuses waits BackoffMin,
+	// then twice as long each time up to BackoffMax, and is parked after
+	// MaxAttempts; a batch that fails as a whole (Kafka down) backs the loop
+	// off the same way without charging the events.
+	MaxAttempts int
+	BackoffMin  time.Duration
+	BackoffMax  time.Duration
+}
+
+// outboxDerive validates the relay's answers and derives its settings.
+func outboxDerive(m *Model, a Answers) error {
+	o := a.Outbox
+	m.Relay = &Relay{Topic: o.Topic, BatchSize: o.BatchSize, PollInterval: time.Duration(o.PollInterval),
+		BatchTimeout: time.Duration(o.BatchTimeout), Ordered: !o.Unordered, Relays: o.Relays,
+		MaxAttempts: o.MaxAttempts, BackoffMin: time.Duration(o.BackoffMin), BackoffMax: time.Duration(o.BackoffMax)}
+	if err := validateTopic("outbox.topic", o.Topic); err != nil {
+		return err
+	}
+	return m.Relay.validateRetries()
+}
+
+// validateRetries checks the relay's failure settings against each other
+// (boundedSettings has checked each against its limit).
+func (r *Relay) validateRetries() error {
+	switch {
+	case r.BackoffMin > r.BackoffMax:
+		return &InputError{Field: "outbox.backoff_min", Msg: fmt.Sprintf("%v is longer than outbox.backoff_max %v", Seconds(r.BackoffMin), Seconds(r.BackoffMax)),
+			Fix: "the first wait doubles up to backoff_max: use at most " + Seconds(r.BackoffMax) + ", or raise backoff_max"}
+	}
+	return nil
 }

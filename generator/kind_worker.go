@@ -26,13 +26,7 @@ func workerPeriodic(m *Model) []Periodic {
 
 // workerPool is a connection each: a worker's function is the user's, it
 // gets the pool and holds a connection at most while it runs.
-func workerPool(m *Model) []poolShare {
-	var out []poolShare
-	for _, w := range m.Workers {
-		out = append(out, poolShare{PoolPart: PoolPart{"worker " + w.Name, 1}, loop: true})
-	}
-	return out
-}
+func workerPool(m *Model) []poolShare { return connectionEach("worker", instances(m.Workers)) }
 
 func workerBounds(m *Model) []Bound {
 	var out []Bound

@@ -141,16 +141,7 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 		case Cleaner:
 			m.Cleaner = true
 		}
-		if k := KindNamed(string(c)); k.derive != nil {
-			if err := k.derive(m, a); err != nil {
-				return nil, err
-			}
-		}
 	}
-	m.Serves = m.HTTP || m.GRPC != nil
-	m.UsesPostgres = m.needs(NeedsPostgres)
-	m.UsesKafka = m.needs(NeedsKafka)
-	m.UsesRedis = m.needs(NeedsRedis)
 	m.Tracing = a.Tracing
 	if m.HTTPPort < 1 || m.HTTPPort > 65535 {
 		return nil, &InputError{Field: "http.port", Msg: fmt.Sprintf("%d is not a TCP port", m.HTTPPort), Fix: "use a number from 1 to 65535, e.g. 8080"}
@@ -165,9 +156,22 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 		AsynqShutdown: time.Duration(t.AsynqShutdown), TaskTimeout: time.Duration(t.TaskTimeout),
 		CloseBudget: time.Duration(t.CloseBudget), Margin: time.Duration(t.Margin),
 	}
-	if err := m.deriveComponents(a); err != nil {
+	if err := boundedSettings(a); err != nil {
 		return nil, err
 	}
+	// Each chosen kind validates its answers and derives its part of the
+	// model, in the kinds' order.
+	for _, k := range Kinds {
+		if k.derive != nil && slices.Contains(comps, k.Name) {
+			if err := k.derive(m, a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	m.Serves = m.HTTP || m.GRPC != nil
+	m.UsesPostgres = m.needs(NeedsPostgres)
+	m.UsesKafka = m.needs(NeedsKafka)
+	m.UsesRedis = m.needs(NeedsRedis)
 	if err := m.deriveWorkers(a); err != nil {
 		return nil, err
 	}
@@ -177,10 +181,10 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 		return nil, &InputError{Field: "cleaners", Msg: "the cleaner component has no table to clean: gsgen's own tables come with outbox (outbox_event) and kafka (processed_event)",
 			Fix: "add outbox or kafka to --components, or leave cleaner out for now"}
 	}
-	if !m.Cleaner && len(m.Cleaners) > 0 {
+	if !m.Cleaner && len(a.Cleaners) > 0 {
 		return nil, &InputError{Field: "cleaners", Msg: "cleaners are listed but the cleaner component is not chosen", Fix: "add cleaner to components, or remove the cleaners list"}
 	}
-	if !m.Kafka && len(m.Consumers) > 0 {
+	if !m.Kafka && len(a.Consumers) > 0 {
 		return nil, &InputError{Field: "kafka", Msg: "consumers are listed but the kafka component is not chosen", Fix: "add kafka to components, or remove the kafka list"}
 	}
 	if m.TaskServer != nil {

@@ -86,6 +86,15 @@ func (m *Model) poolSize() PoolSize {
 	return p
 }
 
+// connectionEach is a loop's connection for each of a kind's instances.
+func connectionEach(kind string, items []Instance) []poolShare {
+	var out []poolShare
+	for _, it := range items {
+		out = append(out, poolShare{PoolPart: PoolPart{kind + " " + it.InstanceName(), 1}, loop: true})
+	}
+	return out
+}
+
 // leasesPool is the leases' connection: the fleet parts renew their leases
 // while they run, on a connection of their own, since a renewal that
 // waited behind the loops would lose the lease and cut the run. Renewals
