@@ -209,4 +209,3 @@ func receiverName(e ast.Expr) string {
 		}
 	}
 }
-
