@@ -22,8 +22,8 @@
 # when it allocates, so files just deleted nearby (other jobs' in a shared
 # /tmp, and this script's own until it stopped deleting between runs) make
 # every command slower by the same time per file and the floor most of all
-# (2026-12-02, the same minute: the floor 103 ms in a /tmp others churned,
-# 12 ms in a fresh /var/tmp directory). Compare figures taken in one place.
+# (2026-12-02, a minute apart: the floor 103 ms in /tmp, 12 ms in a fresh
+# /var/tmp directory). Compare figures taken in one place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,8 +45,8 @@ trap 'rm -rf "$work"' EXIT
 # kept until the end: deleting one run's files before the next made ext4
 # skip the inodes just freed when it allocated the next run's (see above),
 # so every run paid for the one before it, the floor most of all (its
-# median grew from 12 to 77 ms in three back-to-back runs of this script,
-# while a user's gsgen new follows no such delete).
+# median grew from 12 to 77 ms between two runs of this script a minute
+# apart in one directory, while a user's gsgen new follows no such delete).
 rounds=0
 
 go build -o "$work/gsgen" ./cmd/gsgen
