@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times `gsgen new DIR -f golden/full.yaml` against the floor (bench/floor: a
 # program that writes the very files gsgen wrote, same paths and bytes, from
-# a tar it reads in one go, and does nothing else), both writing to the same
+# a tar it reads in one go, and does nothing else), each run writing a new
 # directory on the same disk, and prints each median with min–max, of wall
 # time and of CPU time (user + system), and the ratios gsgen / floor. It
 # prints figures; it asserts nothing.
@@ -17,7 +17,13 @@
 # Times with hyperfine when it is installed (apt-get install hyperfine), else
 # with bash's clock; either way the commands take turns, round after round.
 # Everything it builds and writes is under one temporary directory (in
-# $TMPDIR, default /tmp), removed on exit.
+# $TMPDIR, default /tmp), removed on exit. Most of the floor's time is the
+# kernel allocating inodes, and ext4 skips inodes freed in the last seconds
+# when it allocates, so files just deleted nearby (other jobs' in a shared
+# /tmp, and this script's own until it stopped deleting between runs) make
+# every command slower by the same time per file and the floor most of all
+# (2026-12-02, a minute apart: the floor 103 ms in /tmp, 12 ms in a fresh
+# /var/tmp directory). Compare figures taken in one place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,7 +41,13 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gsgen-bench-scaffold-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-out=$work/out # the one target directory every run writes, removed before each
+# Each run writes a directory of its own, $work/out.R.NAME (R the round),
+# kept until the end: deleting one run's files before the next made ext4
+# skip the inodes just freed when it allocated the next run's (see above),
+# so every run paid for the one before it, the floor most of all (its
+# median grew from 12 to 77 ms between two runs of this script a minute
+# apart in one directory, while a user's gsgen new follows no such delete).
+rounds=0
 
 go build -o "$work/gsgen" ./cmd/gsgen
 go build -o "$work/floor" ./bench/floor
@@ -71,11 +83,11 @@ if [ -n "$before" ]; then
 fi
 
 declare -A cmds=(
-	[gsgen]="$work/gsgen new $out -f golden/full.yaml"
-	[floor]="$work/floor $work/tree.tar $out"
+	[gsgen]="$work/gsgen new OUT -f golden/full.yaml"
+	[floor]="$work/floor $work/tree.tar OUT"
 	[gsgen-start]="$work/gsgen version"
-	[gsgen-nocgo]="$work/gsgen-nocgo new $out -f golden/full.yaml"
-	[gsgen-before]="$work/gsgen-before new $out -f golden/full.yaml"
+	[gsgen-nocgo]="$work/gsgen-nocgo new OUT -f golden/full.yaml"
+	[gsgen-before]="$work/gsgen-before new OUT -f golden/full.yaml"
 )
 
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3-), $(df -T "$work" | awk 'NR==2 {print $2 " on " $1}'), load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -89,9 +101,10 @@ if command -v hyperfine >/dev/null; then
 	echo "timer: hyperfine $(hyperfine --version | cut -d' ' -f2), one run per command per round"
 	round() {
 		local args=() name mean user system
-		for n in "${names[@]}"; do args+=(-n "$n" "${cmds[$n]}"); done
+		rounds=$((rounds + 1))
+		for n in "${names[@]}"; do args+=(-n "$n" "${cmds[$n]//OUT/$work/out.$rounds.$n}"); done
 		# -N: no shell between hyperfine and the command, so none is timed.
-		if ! hyperfine -N --runs 1 --prepare "rm -rf $out" --export-csv "$work/round.csv" \
+		if ! hyperfine -N --runs 1 --export-csv "$work/round.csv" \
 			"${args[@]}" >"$work/hyperfine.log" 2>&1; then
 			cat "$work/hyperfine.log" >&2
 			return 1
@@ -114,11 +127,11 @@ else
 	}
 	round() {
 		local n start end
+		rounds=$((rounds + 1))
 		for n in "${names[@]}"; do
-			rm -rf "$out"
 			times >"$work/times0"
 			start=$EPOCHREALTIME
-			${cmds[$n]} >/dev/null
+			${cmds[$n]//OUT/$work/out.$rounds.$n} >/dev/null
 			end=$EPOCHREALTIME
 			times >"$work/times1"
 			wall[$n]+="$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", (b - a) * 1000}') "
@@ -129,7 +142,6 @@ fi
 for _ in $(seq "$warmup"); do round; done
 wall=() cpu=()
 for _ in $(seq "$runs"); do round; done
-rm -rf "$out"
 
 # stats prints the median, min and max of the numbers given.
 stats() {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
@@ -84,10 +85,31 @@ func EncodeBase(version string, lock servicedir.Lock, content map[string][]byte)
 		raw.Write(c)
 		raw.WriteByte('\n')
 	}
+	return compressBase(raw.Bytes())
+}
+
+// lastBase is the store compressBase compressed last, by its bytes before
+// compression. gsgen new encodes one store twice: Generate encodes the base
+// of the files it rendered, and RecordNew encodes it again from the changes,
+// which for a new directory hold the very same files. The gzip is the
+// largest step of gsgen new after writing; the second time it is a compare.
+var lastBase struct {
+	sync.Mutex
+	raw, out []byte
+}
+
+// compressBase is the gzip of a store's bytes, raw.
+func compressBase(raw []byte) []byte {
+	lastBase.Lock()
+	defer lastBase.Unlock()
+	if lastBase.out != nil && bytes.Equal(lastBase.raw, raw) {
+		return bytes.Clone(lastBase.out) // the caller owns what it is given
+	}
 	var out bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&out, baseLevel) // the level is valid
-	zw.Write(raw.Bytes())                         // writes into a buffer cannot fail
+	zw.Write(raw)                                 // writes into a buffer cannot fail
 	zw.Close()
+	lastBase.raw, lastBase.out = bytes.Clone(raw), bytes.Clone(out.Bytes())
 	return out.Bytes()
 }
 

@@ -27,6 +27,7 @@ func TestBaseRoundTrip(t *testing.T) {
 	a, b := []byte("package a\n"), []byte("no newline at the end")
 	lock := servicedir.Lock{"a.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(a)}, "b.txt": {Owner: OwnedByUser, Hash: servicedir.Hash(b)}, "same.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(a)}, "none.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash([]byte("x"))}}
 	enc := EncodeBase("v1.2.3", lock, map[string][]byte{servicedir.Hash(a): a, servicedir.Hash(b): b})
+	forgetLastBase() // the second encoding compresses again, not a copy of the first
 	if !bytes.Equal(enc, EncodeBase("v1.2.3", lock, map[string][]byte{servicedir.Hash(a): a, servicedir.Hash(b): b})) {
 		t.Error("the same files give other bytes")
 	}
@@ -48,6 +49,54 @@ func TestBaseRoundTrip(t *testing.T) {
 	var none *Base
 	if _, ok := none.Of(lock["a.go"]); ok {
 		t.Error("no store has a base")
+	}
+}
+
+// forgetLastBase empties compressBase's memory of the store it compressed last.
+func forgetLastBase() {
+	lastBase.Lock()
+	defer lastBase.Unlock()
+	lastBase.raw, lastBase.out = nil, nil
+}
+
+// A store encoded again is the one compressed last (gsgen new encodes its
+// base twice), byte for byte what compressing it again gives; a store that
+// differs in one byte is compressed anew; and a caller writing into what it
+// was given changes nothing the next one gets.
+func TestEncodeBaseAgain(t *testing.T) {
+	a, b := []byte("package a\n"), []byte("package b\n")
+	lockA := servicedir.Lock{"x.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(a)}}
+	lockB := servicedir.Lock{"x.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(b)}}
+	content := map[string][]byte{servicedir.Hash(a): a, servicedir.Hash(b): b}
+	forgetLastBase()
+	first := EncodeBase("v1", lockA, content)
+	again := EncodeBase("v1", lockA, content)
+	if !bytes.Equal(again, first) {
+		t.Fatal("a store encoded again differs from the first encoding")
+	}
+	for i := range again {
+		again[i] = 0
+	}
+	if got := EncodeBase("v1", lockA, content); !bytes.Equal(got, first) {
+		t.Fatal("writing into an encoded store changed the next encoding of it")
+	}
+	forgetLastBase()
+	if fresh := EncodeBase("v1", lockA, content); !bytes.Equal(fresh, first) {
+		t.Fatal("a store encoded again differs from the same store compressed anew")
+	}
+	for _, c := range []struct {
+		version string
+		lock    servicedir.Lock
+		want    []byte
+	}{{"v1", lockB, b}, {"v2", lockA, a}} {
+		enc := EncodeBase(c.version, c.lock, content)
+		base, err := ParseBase(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := base.Of(c.lock["x.go"]); base.Version != c.version || !ok || !bytes.Equal(got, c.want) {
+			t.Errorf("%s: version %q, x.go %q (%v): the store encoded before it was given back", c.version, base.Version, got, ok)
+		}
 	}
 }
 

@@ -3,10 +3,7 @@ package generator
 import (
 	"bytes"
 	"fmt"
-	"go/ast"
 	"go/build"
-	"go/parser"
-	"go/token"
 	"io"
 	"maps"
 	"path"
@@ -173,17 +170,16 @@ type declared struct {
 // each package (a _test package is its own) apart.
 func (m *Model) checkDeclarations(files []RenderedFile) error {
 	seen := map[string]declared{}
-	fset := token.NewFileSet()
 	for _, f := range files {
-		file, err := parser.ParseFile(fset, f.Path, f.Content, parser.SkipObjectResolution)
+		top, err := readTopLevel(f.Path, f.Content)
 		if err != nil {
 			return fmt.Errorf("parsing %s (a template bug): %w", f.Path, err)
 		}
-		for _, id := range topLevelNames(file) {
-			key := file.Name.Name + "." + id.Name
-			here := declared{f, fset.Position(id.Pos()).Line}
+		for _, id := range top.names {
+			key := top.pkg + "." + id.name
+			here := declared{f, id.line}
 			if first, ok := seen[key]; ok {
-				return m.redeclared(files, id.Name, first, here)
+				return m.redeclared(files, id.name, first, here)
 			}
 			seen[key] = here
 		}
@@ -255,59 +251,6 @@ func goNameOf(it Instance) string {
 		return x.GoName
 	}
 	return it.InstanceName() // a kind added later: no attribution by name, only by file
-}
-
-// topLevelNames are the identifiers a file declares at package level;
-// methods are named Type.Method. Blank identifiers and init may repeat.
-func topLevelNames(f *ast.File) []*ast.Ident {
-	var out []*ast.Ident
-	add := func(id *ast.Ident) {
-		if id.Name != "_" && id.Name != "init" {
-			out = append(out, id)
-		}
-	}
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			if d.Recv == nil || len(d.Recv.List) == 0 {
-				add(d.Name)
-				continue
-			}
-			if recv := receiverName(d.Recv.List[0].Type); recv != "" {
-				add(&ast.Ident{NamePos: d.Name.NamePos, Name: recv + "." + d.Name.Name})
-			}
-		case *ast.GenDecl:
-			for _, s := range d.Specs {
-				switch s := s.(type) {
-				case *ast.TypeSpec:
-					add(s.Name)
-				case *ast.ValueSpec:
-					for _, n := range s.Names {
-						add(n)
-					}
-				}
-			}
-		}
-	}
-	return out
-}
-
-// receiverName is the type a method's receiver names: T for T, *T, T[K].
-func receiverName(e ast.Expr) string {
-	for {
-		switch x := e.(type) {
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
-	}
 }
 
 // instanceField is the answer an instance comes from ("workers[1].name",

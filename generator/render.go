@@ -54,38 +54,80 @@ func (r Rendered) Files() []servicedir.File {
 const GeneratedMarker = servicedir.GeneratedMarker
 
 // parsed holds every template, parsed once per process with one FuncMap.
-var parsed = sync.OnceValues(func() (*template.Template, error) {
-	root := template.New("").Option("missingkey=error").Funcs(template.FuncMap{
-		"goDuration": GoDuration,
-		// goDurationArg is GoDuration as gofmt writes it among a call's
-		// arguments: 20*time.Second.
-		"goDurationArg": func(d time.Duration) string { return strings.ReplaceAll(GoDuration(d), " * ", "*") },
-		"goStrings":     GoStrings,
-		"seconds":       Seconds,
-		"lowerFirst":    lowerFirst,
-		// demoFills reports whether the demo puts rows in the table of any
-		// of the cleaners (it knows the columns of gsgen's tables only).
-		"demoFills": func(cs []CleanerJob) bool {
-			return slices.ContainsFunc(cs, func(c CleanerJob) bool { return c.TestInsert != "" })
-		},
-		"byQueryName": func(cs []CleanerJob) []CleanerJob {
-			// sqlc writes a file's queries sorted by name.
-			return slices.SortedFunc(slices.Values(cs), func(a, b CleanerJob) int { return strings.Compare(a.QueryName, b.QueryName) })
-		},
-	})
-	err := fs.WalkDir(templates.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".tmpl") {
-			return err
+var parsed = sync.OnceValues(func() (*template.Template, error) { return parseTemplates(templates.FS) })
+
+// templateFuncs are the functions the templates call.
+var templateFuncs = template.FuncMap{
+	"goDuration": GoDuration,
+	// goDurationArg is GoDuration as gofmt writes it among a call's
+	// arguments: 20*time.Second.
+	"goDurationArg": func(d time.Duration) string { return strings.ReplaceAll(GoDuration(d), " * ", "*") },
+	"goStrings":     GoStrings,
+	"seconds":       Seconds,
+	"lowerFirst":    lowerFirst,
+	// demoFills reports whether the demo puts rows in the table of any
+	// of the cleaners (it knows the columns of gsgen's tables only).
+	"demoFills": func(cs []CleanerJob) bool {
+		return slices.ContainsFunc(cs, func(c CleanerJob) bool { return c.TestInsert != "" })
+	},
+	"byQueryName": func(cs []CleanerJob) []CleanerJob {
+		// sqlc writes a file's queries sorted by name.
+		return slices.SortedFunc(slices.Values(cs), func(a, b CleanerJob) int { return strings.Compare(a.QueryName, b.QueryName) })
+	},
+}
+
+// parseTemplates parses every template file of fsys, a worker per CPU: parsing
+// them one after the other took longer than executing the ones a service
+// needs. Each file is parsed on its own, then its trees (the file's own and
+// those it defines) join one set in the files' order, as parsing them into
+// that set one after the other would have added them; a reference to a
+// template of another file is resolved when it executes, so no file needs
+// another to parse. The error reported is the first file's that does not
+// parse, in the files' order.
+func parseTemplates(fsys fs.FS) (*template.Template, error) {
+	var paths []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".tmpl") {
+			paths = append(paths, p)
 		}
-		b, err := templates.FS.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		_, err = root.New(p).Parse(string(b))
 		return err
 	})
-	return root, err
-})
+	if err != nil {
+		return nil, err
+	}
+	parsedFiles := make([]*template.Template, len(paths))
+	errs := make([]error, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(renderWorkers, len(paths)) {
+		wg.Go(func() {
+			for i := range next {
+				b, err := fs.ReadFile(fsys, paths[i])
+				if err == nil {
+					parsedFiles[i], err = template.New(paths[i]).Funcs(templateFuncs).Parse(string(b))
+				}
+				errs[i] = err
+			}
+		})
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	root := template.New("").Option("missingkey=error").Funcs(templateFuncs)
+	for i, f := range parsedFiles {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		for _, t := range f.Templates() {
+			if _, err := root.AddParseTree(t.Name(), t.Tree); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return root, nil
+}
 
 // templateFiles lists the template files under templates/<dir>, sorted.
 func templateFiles(dir string) ([]string, error) {

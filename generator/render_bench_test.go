@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
+	"github.com/gsgen-dev/gsgen/templates"
 )
 
 // BenchmarkRenderWorkers renders the full preset one file at a time and
@@ -38,14 +39,14 @@ func BenchmarkRenderWorkers(b *testing.B) {
 
 // BenchmarkNewSteps times, one at a time, the steps of `gsgen new` of the
 // full preset after planning, so the cost of each is a figure of its own
-// (docs/benchmarks.md section 1): executing the templates, gofmt of the
+// (docs/benchmarks.md section 1): parsing every template, executing them, gofmt of the
 // files still formatted at run time and of every Go file (what render did
 // before templates were made clean), the check of the rendered Go's
 // declarations, and the compressed base. To alternate the steps, compile
 // once and loop:
 //
 //	go test -c -o gen.test ./generator && cd generator
-//	for i in 1 2 3 4 5 6 7; do for s in execute gofmt-listed gofmt-listed-for-names gofmt-all check-declarations lock-and-base; do
+//	for i in 1 2 3 4 5 6 7; do for s in parse execute gofmt-listed gofmt-listed-for-names gofmt-all check-declarations lock-and-base; do
 //	  ../gen.test -test.run '^$' -test.bench "NewSteps/$s\$" -test.benchtime 20x; done; done
 func BenchmarkNewSteps(b *testing.B) {
 	a := Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka", "cleaner"},
@@ -86,6 +87,13 @@ func BenchmarkNewSteps(b *testing.B) {
 			}
 		}
 	}
+	b.Run("parse", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := parseTemplates(templates.FS); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("execute", func(b *testing.B) {
 		for b.Loop() {
 			for _, f := range plan {
@@ -120,6 +128,7 @@ func BenchmarkNewSteps(b *testing.B) {
 	})
 	b.Run("lock-and-base", func(b *testing.B) {
 		for b.Loop() {
+			forgetLastBase() // what Generate pays; RecordNew's encoding of the same store is then a compare
 			EncodeBase(Version, servicedir.LockOf(files.Files()), baseOf(files))
 		}
 	})

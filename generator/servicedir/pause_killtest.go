@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 )
 
 // The kill tests (cmd/gsgen/kill_test.go) build gsgen with -tags
@@ -25,10 +26,14 @@ var pauseAt, pauseCount = func() int {
 	return n
 }(), 0
 
+var pauseMu sync.Mutex
+
 func pause(name string) {
 	if pauseAt < 0 {
 		return
 	}
+	pauseMu.Lock()
+	defer pauseMu.Unlock()
 	pauseCount++
 	fmt.Fprintf(os.Stderr, "gsgen-test: step %d %s\n", pauseCount, name)
 	if pauseCount == pauseAt {

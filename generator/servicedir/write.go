@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/gsgen-dev/gsgen/generator/problem"
@@ -247,22 +249,86 @@ func (d *ServiceDir) create(cs Changes) (err error) {
 		}
 	}()
 	pause("new: staging")
-	below := path.Join(append([]string{staging}, d.missing[1:]...)...)
-	for _, c := range cs {
-		p := path.Join(below, c.Path)
-		if err := anchor.MkdirAll(path.Dir(p), 0o755); err != nil {
-			return d.writeError(path.Dir(c.Path), err)
-		}
-		if err := anchor.WriteFile(p, c.Content, 0o644); err != nil {
-			return d.writeError(c.Path, err)
-		}
-		pause("new: staged " + c.Path)
+	if err := d.stage(anchor, staging, cs); err != nil {
+		return err
 	}
 	if err := anchor.Rename(staging, d.missing[0]); err != nil {
 		return d.cannotWrite(d.anchor, err)
 	}
 	pause("new: renamed")
 	return nil
+}
+
+// stageWorkers is how many files stage writes at once.
+var stageWorkers = runtime.GOMAXPROCS(0)
+
+// stage writes every file of cs into the staging folder, staging. Creating
+// a file is kernel work that costs as much as gsgen's rendering of it
+// (allocating its inode most of all), and files in different directories
+// do not wait on each other, so a worker per CPU writes them; each
+// directory is made once, by the first file that needs it. Nothing is
+// renamed until every worker is done, so the order files are written in
+// changes nothing anyone sees. Every file is tried, so the error reported
+// is the first file's in the order of cs that could not be written, as
+// when they were written one after the other.
+func (d *ServiceDir) stage(anchor *os.Root, staging string, cs Changes) error {
+	below := path.Join(append([]string{staging}, d.missing[1:]...)...)
+	dirs := stagedDirs{root: anchor, made: map[string]func() error{}}
+	dirs.made[staging] = func() error { return nil } // made by create; DIR's missing parents below it are not
+	errs := make([]error, len(cs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(stageWorkers, len(cs)) {
+		wg.Go(func() {
+			for i := range next {
+				c := cs[i]
+				p := path.Join(below, c.Path)
+				if err := dirs.make(path.Dir(p)); err != nil {
+					errs[i] = d.writeError(path.Dir(c.Path), err)
+				} else if err := anchor.WriteFile(p, c.Content, 0o644); err != nil {
+					errs[i] = d.writeError(c.Path, err)
+				} else {
+					pause("new: staged " + c.Path)
+				}
+			}
+		})
+	}
+	for i := range cs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stagedDirs makes the directories of a staging folder, each once, however
+// many workers need it at the same time.
+type stagedDirs struct {
+	root *os.Root
+	mu   sync.Mutex
+	made map[string]func() error // by slash path in root: makes it (once), its parents first
+}
+
+// make makes dir, and its parents, unless they are made already.
+func (s *stagedDirs) make(dir string) error {
+	s.mu.Lock()
+	once, ok := s.made[dir]
+	if !ok {
+		once = sync.OnceValue(func() error {
+			if err := s.make(path.Dir(dir)); err != nil {
+				return err
+			}
+			return s.root.Mkdir(dir, 0o755)
+		})
+		s.made[dir] = once
+	}
+	s.mu.Unlock()
+	return once()
 }
 
 // cannotWrite is an *IOError creating the first thing gsgen writes in dir:

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -141,6 +142,55 @@ func TestApplyNewDirFailureLeavesNothing(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]string{"file": "x"}, disktest.ReadTree(t, root)); diff != "" {
 		t.Errorf("root changed (-want +got):\n%s", diff)
+	}
+}
+
+// A new DIR is staged by several workers: many files in many folders,
+// nested and side by side and below missing parents of DIR, come out whole,
+// each folder made once whichever file needs it first.
+func TestApplyNewDirStagesInParallel(t *testing.T) {
+	defer func(n int) { stageWorkers = n }(stageWorkers)
+	stageWorkers = 4
+	dir := filepath.Join(t.TempDir(), "a", "b", "orders")
+	files := map[string]string{}
+	for i := range 60 {
+		files[filepath.ToSlash(filepath.Join(strings.Repeat("d/", i%5), "e"+strconv.Itoa(i%3), "f"+strconv.Itoa(i)+".go"))] = strings.Repeat("x", i)
+	}
+	cs, err := DiffTarget(dir, rendered(files), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Apply(dir); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(files, disktest.ReadTree(t, dir)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+}
+
+// A file that cannot be staged stops a new DIR whole: nothing is left, not
+// the staging folder, and the error is the first such file's in the order
+// of the plan, whichever worker met one first.
+func TestApplyNewDirStageFailureIsTheFirstFile(t *testing.T) {
+	defer func(n int) { stageWorkers = n }(stageWorkers)
+	stageWorkers = 4
+	long := strings.Repeat("n", 300) // longer than a file name may be
+	for range 5 {                    // the workers may meet the two in either order
+		root := t.TempDir()
+		dir := filepath.Join(root, "orders")
+		files := map[string]string{"a.go": "a", "b/" + long: "first", "c/d.go": "d", "e/" + long + "x": "second", "f.go": "f"}
+		cs, err := DiffTarget(dir, rendered(files), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cs.Apply(dir)
+		var ioErr *problem.IOError
+		if !errors.As(err, &ioErr) || !errors.Is(err, syscall.ENAMETOOLONG) || !strings.HasSuffix(ioErr.Path, "b/"+long) {
+			t.Fatalf("Apply = %v, want an *problem.IOError on b/%s... wrapping ENAMETOOLONG", err, long[:8])
+		}
+		if left, _ := os.ReadDir(root); len(left) != 0 {
+			t.Fatalf("left behind: %v", left)
+		}
 	}
 }
 
