@@ -27,7 +27,7 @@ const OutboxSlots = 16
 
 // ConsumerTransactions is how many transactions of one consumer run at
 // once, each on a pooled connection: its share of DATABASE_MAX_CONNS.
-const ConsumerTransactions = 2
+const ConsumerTransactions = 3
 
 // RebalanceTimeout is how long a consumer group's rebalance waits for every
 // member to rejoin; it bounds how long a stopping consumer holds up the rest.

@@ -59,8 +59,8 @@ func TestPoolSize(t *testing.T) {
 	}{
 		{[]string{"outbox"}, "", 0, 2, 2, 0},                                        // 2 relay loops by default
 		{[]string{"outbox"}, "", 5, 5, 5, 0},                                        // outbox.relays 5
-		{[]string{"http", "outbox", "kafka", "cleaner"}, "", 0, 8, 11, 0},           // 2 relays, the consumer's 2 transactions, 2 cleaners, their leases' 1, 1 for HTTP; +3 headroom
-		{[]string{"http", "outbox", "asynq", "kafka", "cleaner"}, "", 0, 18, 21, 0}, // + 10 asynq handlers
+		{[]string{"http", "outbox", "kafka", "cleaner"}, "", 0, 9, 12, 0},           // 2 relays, the consumer's 3 transactions, 2 cleaners, their leases' 1, 1 for HTTP; +3 headroom
+		{[]string{"http", "outbox", "asynq", "kafka", "cleaner"}, "", 0, 19, 22, 0}, // + 10 asynq handlers
 		{[]string{"http", "outbox", "asynq"}, "dedicated", 0, 10, 10, 10},           // the worker's 10 handlers decide
 	} {
 		a := Answers{Name: "orders", Components: tc.comps, Asynq: AsynqAnswers{Mode: tc.mode}, Outbox: OutboxAnswers{Relays: tc.relays}}

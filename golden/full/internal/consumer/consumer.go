@@ -199,12 +199,13 @@ const rebalanceTimeout = 30 * time.Second
 // transactions is how many transactions of one consumer run at once, each
 // on a connection of the pool taken for it: the consumer's share of
 // DATABASE_MAX_CONNS. Each COMMIT waits for a flush of PostgreSQL's WAL,
-// and commits in flight together can share one, so a second transaction
-// raises the batches a consumer commits a second by about 40%. Each more
-// would take another connection the outbox relay and the other loops are
-// sized for, whatever the topic's partition count, for less gain each. A
-// partition's batches still go one at a time, in order.
-const transactions = 2
+// and commits in flight together can share one: against one transaction,
+// two raised the batches a consumer commits a second by about 40%, three
+// by about 50% (docs/benchmarks.md). Each more would take another
+// connection the outbox relay and the other loops are sized for, whatever
+// the topic's partition count, for less gain each. A partition's batches
+// still go one at a time, in order.
+const transactions = 3
 
 // heartbeatInterval derives the client's heartbeat interval from the close
 // budget. A member learns that a rebalance has begun from its next heartbeat

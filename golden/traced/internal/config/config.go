@@ -124,8 +124,8 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// outbox relays 2 + consumer order-events 2 + cleaner outbox-dispatched 1 + cleaner processed-events 1 + leases (2 fleet-scoped) 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 21
-	defaultDatabaseMaxConns   = 21
+	// outbox relays 2 + consumer order-events 3 + cleaner outbox-dispatched 1 + cleaner processed-events 1 + leases (2 fleet-scoped) 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 22
+	defaultDatabaseMaxConns   = 22
 	defaultKafkaBrokers       = "127.0.0.1:9092"
 	defaultOutboxBatchSize    = 50
 	defaultOutboxPollInterval = 500 * time.Millisecond
@@ -267,9 +267,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			"must be at least the task timeout "+taskTimeout.String()+" + a margin of "+taskMargin.String()+" = "+(taskTimeout+taskMargin).String()+": every deploy would cut running tasks and run them again")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (each outbox relay, 5 connections for the other background loops, one for HTTP handlers, each asynq handler):
+	// same time (each outbox relay, 6 connections for the other background loops, one for HTTP handlers, each asynq handler):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := c.Outbox.Relays + 5 + 1 + c.AsynqConcurrency
+	minConns := c.Outbox.Relays + 6 + 1 + c.AsynqConcurrency
 	if e.ok("DATABASE_MAX_CONNS", "OUTBOX_RELAYS", "ASYNQ_CONCURRENCY") && int(c.DatabaseMaxConns) < minConns {
 		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once (OUTBOX_RELAYS=%d of them the relays)", minConns, c.Outbox.Relays))
 	}

@@ -102,7 +102,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		{"DATABASE_URL", ""},
 		{"DATABASE_URL", "postgres://user:secret@db:notaport/x"},
 		{"DATABASE_MAX_CONNS", "0"},
-		{"DATABASE_MAX_CONNS", strconv.Itoa(18 - 1)}, // below what the parts need at once
+		{"DATABASE_MAX_CONNS", strconv.Itoa(19 - 1)}, // below what the parts need at once
 		{"KAFKA_BROKERS", ""},
 		{"KAFKA_BROKERS", "kafka"},
 		{"KAFKA_BROKERS", "kafka:abc"},        // the consumers' client would panic on it at start
@@ -158,7 +158,7 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 func TestLoadCountsEachRelayInThePool(t *testing.T) {
 	// The smallest pool with one relay: the default's minimum, less the
 	// default's other relays.
-	smallest := strconv.Itoa(18 - 2 + 1)
+	smallest := strconv.Itoa(19 - 2 + 1)
 	if _, err := Load(lookup(map[string]string{"DATABASE_MAX_CONNS": smallest, "OUTBOX_RELAYS": "1"})); err != nil {
 		t.Errorf("DATABASE_MAX_CONNS=%s with one relay: %v", smallest, err)
 	}

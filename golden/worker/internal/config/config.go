@@ -103,8 +103,8 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// outbox relays 2 + consumer order-events 2 + cleaner outbox-dispatched 1 + cleaner processed-events 1 + leases (2 fleet-scoped) 1 = 7
-	defaultDatabaseMaxConns   = 7
+	// outbox relays 2 + consumer order-events 3 + cleaner outbox-dispatched 1 + cleaner processed-events 1 + leases (2 fleet-scoped) 1 = 8
+	defaultDatabaseMaxConns   = 8
 	defaultKafkaBrokers       = "127.0.0.1:9092"
 	defaultOutboxBatchSize    = 50
 	defaultOutboxPollInterval = 500 * time.Millisecond
@@ -225,9 +225,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 		e.bad("KAFKA_ORDER_EVENTS_DLQ_TOPIC", c.OrderEventsConsumer.DeadLetterTopic, "is KAFKA_ORDER_EVENTS_TOPIC: a failed message would come back to the topic it failed in, forever")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (each outbox relay, 5 connections for the other background loops):
+	// same time (each outbox relay, 6 connections for the other background loops):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := c.Outbox.Relays + 5
+	minConns := c.Outbox.Relays + 6
 	if e.ok("DATABASE_MAX_CONNS", "OUTBOX_RELAYS") && int(c.DatabaseMaxConns) < minConns {
 		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once (OUTBOX_RELAYS=%d of them the relays)", minConns, c.Outbox.Relays))
 	}

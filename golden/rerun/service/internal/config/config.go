@@ -116,8 +116,8 @@ const (
 	defaultWorkerDrainTimeout = 20 * time.Second
 	// A local database for development; in a cluster DATABASE_URL comes from a Secret.
 	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	// consumer product-events 2 + cleaner processed-events 1 + cleaner old-events 1 + worker weekly-digest 1 + leases (2 fleet-scoped) 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 20
-	defaultDatabaseMaxConns = 20
+	// consumer product-events 3 + cleaner processed-events 1 + cleaner old-events 1 + worker weekly-digest 1 + leases (2 fleet-scoped) 1 + asynq handlers (concurrency) 10 + HTTP handlers (headroom) 4 = 21
+	defaultDatabaseMaxConns = 21
 	defaultKafkaBrokers     = "127.0.0.1:9092"
 )
 
@@ -232,9 +232,9 @@ func load(lookup func(string) (string, bool), p process) (Config, error) {
 			"must be at least the task timeout "+taskTimeout.String()+" + a margin of "+taskMargin.String()+" = "+(taskTimeout+taskMargin).String()+": every deploy would cut running tasks and run them again")
 	}
 	// The pool needs a connection for every part that can hold one at the
-	// same time (6 connections for the background loops, one for HTTP handlers, each asynq handler):
+	// same time (7 connections for the background loops, one for HTTP handlers, each asynq handler):
 	// a smaller one lets a burst of work in one part starve the others.
-	minConns := 6 + 1 + c.AsynqConcurrency
+	minConns := 7 + 1 + c.AsynqConcurrency
 	if e.ok("DATABASE_MAX_CONNS", "ASYNQ_CONCURRENCY") && int(c.DatabaseMaxConns) < minConns {
 		e.bad("DATABASE_MAX_CONNS", strconv.Itoa(int(c.DatabaseMaxConns)), fmt.Sprintf("must be at least %d, one connection for each part that can hold one at once", minConns))
 	}
