@@ -538,12 +538,19 @@ func TestConsumerRetryHoldsBackOnlyItsPartition(t *testing.T) {
 // transactions connections of the pool at a time, the share
 // DATABASE_MAX_CONNS is sized for: a consumer holding one per partition
 // would starve the outbox relay and the other loops of theirs.
+//
+// Four times as many partitions as transactions: a consumer that let each
+// partition take a connection would run many more at once, so the test
+// sees more than transactions of them at a time however the goroutines are
+// scheduled (with one partition more than transactions, all of them had to
+// line up at once, and a busy machine could keep them from it).
 func TestConsumerTakesAtMostItsConnections(t *testing.T) {
 	t.Parallel()
-	k := newKafka(t)
+	partitions := 4 * transactions
+	k := newKafkaPartitioned(t, partitions)
 	var msgs []kafka.Message
-	for i := range 25 * testenv.KafkaPartitions {
-		msgs = append(msgs, event(i%testenv.KafkaPartitions, fmt.Sprintf("evt-%03d", i)))
+	for i := range 25 * partitions {
+		msgs = append(msgs, event(i%partitions, fmt.Sprintf("evt-%03d", i)))
 	}
 	k.produce(msgs...)
 	h := &overlapping{recorder: k.recorder()}
