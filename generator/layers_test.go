@@ -25,6 +25,7 @@ var layers = map[string]int{
 	"sqlc":                0, // sqlc over a service's SQL, cached: files in, files out
 	"internal/disktest":   0, // what the packages' tests share about files on disk
 	"internal/sqlfixture": 0, // the migrations the schema tests read
+	"internal/inorder":    0, // steps side by side, reported in their order
 	"servicedir":          1, // the bytes on disk: write, journal, lock
 	"textchart":           1, // bar charts, tables and wrapped text for a terminal
 	"sqlschema":           1, // the tables a service's migrations create

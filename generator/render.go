@@ -14,6 +14,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/gsgen-dev/gsgen/generator/internal/inorder"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/templates"
 )
@@ -96,30 +97,18 @@ func parseTemplates(fsys fs.FS) (*template.Template, error) {
 		return nil, err
 	}
 	parsedFiles := make([]*template.Template, len(paths))
-	errs := make([]error, len(paths))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(renderWorkers, len(paths)) {
-		wg.Go(func() {
-			for i := range next {
-				b, err := fs.ReadFile(fsys, paths[i])
-				if err == nil {
-					parsedFiles[i], err = template.New(paths[i]).Funcs(templateFuncs).Parse(string(b))
-				}
-				errs[i] = err
-			}
-		})
-	}
-	for i := range paths {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	root := template.New("").Option("missingkey=error").Funcs(templateFuncs)
-	for i, f := range parsedFiles {
-		if errs[i] != nil {
-			return nil, errs[i]
+	err = inorder.Each(len(paths), renderWorkers, func(i int) error {
+		b, err := fs.ReadFile(fsys, paths[i])
+		if err == nil {
+			parsedFiles[i], err = template.New(paths[i]).Funcs(templateFuncs).Parse(string(b))
 		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	root := template.New("").Option("missingkey=error").Funcs(templateFuncs)
+	for _, f := range parsedFiles {
 		for _, t := range f.Templates() {
 			if _, err := root.AddParseTree(t.Name(), t.Tree); err != nil {
 				return nil, err
@@ -165,25 +154,12 @@ func render(m *Model, plan FilePlan, only func(PlannedFile) bool) (Rendered, err
 	// error reported is the first in that order, so output and messages are
 	// the same bytes on every run.
 	out := make(Rendered, len(plan))
-	errs := make([]error, len(plan))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(renderWorkers, len(plan)) {
-		wg.Go(func() {
-			for i := range next {
-				out[i], errs[i] = renderFile(root, m, plan[i], userFiles)
-			}
-		})
-	}
-	for i := range plan {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	err = inorder.Each(len(plan), renderWorkers, func(i int) (err error) {
+		out[i], err = renderFile(root, m, plan[i], userFiles)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/gsgen-dev/gsgen/generator/internal/inorder"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
@@ -275,35 +276,18 @@ func (d *ServiceDir) stage(anchor *os.Root, staging string, cs Changes) error {
 	below := path.Join(append([]string{staging}, d.missing[1:]...)...)
 	dirs := stagedDirs{root: anchor, made: map[string]func() error{}}
 	dirs.made[staging] = func() error { return nil } // made by create; DIR's missing parents below it are not
-	errs := make([]error, len(cs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(stageWorkers, len(cs)) {
-		wg.Go(func() {
-			for i := range next {
-				c := cs[i]
-				p := path.Join(below, c.Path)
-				if err := dirs.make(path.Dir(p)); err != nil {
-					errs[i] = d.writeError(path.Dir(c.Path), err)
-				} else if err := anchor.WriteFile(p, c.Content, 0o644); err != nil {
-					errs[i] = d.writeError(c.Path, err)
-				} else {
-					pause("new: staged " + c.Path)
-				}
-			}
-		})
-	}
-	for i := range cs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
+	return inorder.Each(len(cs), stageWorkers, func(i int) error {
+		c := cs[i]
+		p := path.Join(below, c.Path)
+		if err := dirs.make(path.Dir(p)); err != nil {
+			return d.writeError(path.Dir(c.Path), err)
 		}
-	}
-	return nil
+		if err := anchor.WriteFile(p, c.Content, 0o644); err != nil {
+			return d.writeError(c.Path, err)
+		}
+		pause("new: staged " + c.Path)
+		return nil
+	})
 }
 
 // stagedDirs makes the directories of a staging folder, each once, however
