@@ -9,7 +9,7 @@ import (
 // entries between the version a service was written by and this one.
 // Bump it, with an entry, whenever the generated code changes in a way a
 // service's owner should hear about.
-const Version = "v0.29.0"
+const Version = "v0.30.0"
 
 // BaseSince is the first gsgen that kept gsgen.base and recorded its
 // version: a service without one was written by an older gsgen.
@@ -51,6 +51,7 @@ var Changelog = []ChangelogEntry{
 	{"v0.28.0", "grpc", "the dashboard shows gRPC calls by method and code and their 99th percentile; alert GRPCErrors; a test that step 1 turns the health service NOT_SERVING before GracefulStop"},
 	{"v0.28.0", "gsgen", "gsgen.base is compressed at level 4: written in half the time, 3% larger; any level reads back the same"},
 	{"v0.29.0", "consumer", "up to three transactions of a consumer at once (kafka.transactions, was two): about 7% more batches a second; a consumer counts 3 in DATABASE_MAX_CONNS, whose default grows by one per consumer"},
+	{"v0.30.0", "relay", "a batch makes two PostgreSQL round trips, not three: the read of the rows goes with BEGIN and the slot locks, and finds the slots taken in the transaction's setting outbox.relay_slots (LockOutboxBatch no longer takes slots); relays of v0.29.0 and of this version can share a fleet during a rollout: they take the same locks"},
 }
 
 // ChangesSince returns the entries newer than version, oldest first; all of

@@ -91,7 +91,10 @@ FROM outbox_event AS e
 WHERE e.dispatched_at IS NULL
   AND e.parked_at IS NULL
   AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
-  AND (NOT $1::bool OR abs(hashtextextended(e.aggregate_id, 0) % $2::integer) = ANY($3::integer[]))
+  AND (NOT $1::bool OR cardinality(nullif(current_setting('outbox.relay_slots', true), '')::integer[]) > 0)
+  AND (NOT $1::bool OR abs(hashtextextended(e.aggregate_id, 0) % $2::integer) IN (
+      SELECT unnest(nullif(current_setting('outbox.relay_slots', true), '')::integer[])
+  ))
   AND NOT ($1::bool AND EXISTS (
       SELECT 1
       FROM outbox_event AS held
@@ -101,14 +104,13 @@ WHERE e.dispatched_at IS NULL
         AND (held.created_at, held.id) < (e.created_at, e.id)
   ))
 ORDER BY e.created_at, e.id
-LIMIT $4
+LIMIT $3
 FOR UPDATE SKIP LOCKED
 `
 
 type LockOutboxBatchParams struct {
 	Ordered   bool
 	SlotCount int32
-	Slots     []int32
 	BatchSize int32
 }
 
@@ -125,18 +127,16 @@ type LockOutboxBatchRow struct {
 // parked, not waiting for their next attempt. When ordered, it also leaves
 // out every event behind an earlier one of its aggregate that waits or is
 // parked, so a failing event holds back its own aggregate and no other,
-// and takes only events of the given slots (an event's slot is a hash of
-// its aggregate id modulo slot_count, outbox.Slots, computed here rather
-// than stored, so that no migration has to rewrite the table to add it),
+// and takes only events of the slots that TryLockOutboxSlots took just
+// before it in the same transaction (an event's slot is a hash of its
+// aggregate id modulo slot_count, outbox.Slots, computed here rather than
+// stored, so that no migration has to rewrite the table to add it; in a
+// transaction that took none, outbox.relay_slots is empty or unset, and
+// the first condition on it, checked once before the scan, reads no row),
 // those whose locks the relay holds. SKIP LOCKED: rows another relay has
 // locked are skipped, not waited for.
 func (q *Queries) LockOutboxBatch(ctx context.Context, arg LockOutboxBatchParams) ([]LockOutboxBatchRow, error) {
-	rows, err := q.db.Query(ctx, lockOutboxBatch,
-		arg.Ordered,
-		arg.SlotCount,
-		arg.Slots,
-		arg.BatchSize,
-	)
+	rows, err := q.db.Query(ctx, lockOutboxBatch, arg.Ordered, arg.SlotCount, arg.BatchSize)
 	if err != nil {
 		return nil, err
 	}
@@ -270,8 +270,8 @@ func (q *Queries) TryLockOutboxRelay(ctx context.Context, lockName string) (bool
 	return acquired, err
 }
 
-const tryLockOutboxSlots = `-- name: TryLockOutboxSlots :many
-SELECT s.slot::integer AS slot
+const tryLockOutboxSlots = `-- name: TryLockOutboxSlots :one
+SELECT set_config('outbox.relay_slots', coalesce(array_agg(s.slot), '{}')::text, true)::integer[] AS slots
 FROM unnest($1::integer[]) AS s (slot)
 WHERE pg_try_advisory_xact_lock_shared(hashtextextended($2::text, 0))
   AND pg_try_advisory_xact_lock(hashtext($2::text), s.slot)
@@ -288,23 +288,12 @@ type TryLockOutboxSlotsParams struct {
 // shared mode: relays of this version share it, while a relay of a version
 // before slots (TryLockOutboxRelay, exclusive) waits for all of them, so a
 // rolling update from one to the other never publishes an aggregate from
-// two places at once.
+// two places at once. It also keeps the slots it took in the setting
+// outbox.relay_slots, until the transaction ends, for LockOutboxBatch: the
+// relay sends both in one round trip, so the read cannot be handed them.
 func (q *Queries) TryLockOutboxSlots(ctx context.Context, arg TryLockOutboxSlotsParams) ([]int32, error) {
-	rows, err := q.db.Query(ctx, tryLockOutboxSlots, arg.Slots, arg.LockName)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []int32
-	for rows.Next() {
-		var slot int32
-		if err := rows.Scan(&slot); err != nil {
-			return nil, err
-		}
-		items = append(items, slot)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+	row := q.db.QueryRow(ctx, tryLockOutboxSlots, arg.Slots, arg.LockName)
+	var slots []int32
+	err := row.Scan(&slots)
+	return slots, err
 }

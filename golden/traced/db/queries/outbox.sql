@@ -6,15 +6,17 @@ INSERT INTO outbox_event (aggregate_id, topic, payload, traceparent)
 VALUES (sqlc.arg(aggregate_id), sqlc.arg(topic), sqlc.arg(payload), sqlc.narg(traceparent))
 RETURNING id;
 
--- name: TryLockOutboxSlots :many
+-- name: TryLockOutboxSlots :one
 -- TryLockOutboxSlots takes, until the transaction ends and without waiting,
 -- the advisory lock of each given slot that no other relay holds, and
 -- returns the slots it took. Each relay also holds the relay-wide lock in
 -- shared mode: relays of this version share it, while a relay of a version
 -- before slots (TryLockOutboxRelay, exclusive) waits for all of them, so a
 -- rolling update from one to the other never publishes an aggregate from
--- two places at once.
-SELECT s.slot::integer AS slot
+-- two places at once. It also keeps the slots it took in the setting
+-- outbox.relay_slots, until the transaction ends, for LockOutboxBatch: the
+-- relay sends both in one round trip, so the read cannot be handed them.
+SELECT set_config('outbox.relay_slots', coalesce(array_agg(s.slot), '{}')::text, true)::integer[] AS slots
 FROM unnest(sqlc.arg(slots)::integer[]) AS s (slot)
 WHERE pg_try_advisory_xact_lock_shared(hashtextextended(sqlc.arg(lock_name)::text, 0))
   AND pg_try_advisory_xact_lock(hashtext(sqlc.arg(lock_name)::text), s.slot);
@@ -31,9 +33,12 @@ SELECT pg_try_advisory_xact_lock(hashtextextended(sqlc.arg(lock_name)::text, 0))
 -- parked, not waiting for their next attempt. When ordered, it also leaves
 -- out every event behind an earlier one of its aggregate that waits or is
 -- parked, so a failing event holds back its own aggregate and no other,
--- and takes only events of the given slots (an event's slot is a hash of
--- its aggregate id modulo slot_count, outbox.Slots, computed here rather
--- than stored, so that no migration has to rewrite the table to add it),
+-- and takes only events of the slots that TryLockOutboxSlots took just
+-- before it in the same transaction (an event's slot is a hash of its
+-- aggregate id modulo slot_count, outbox.Slots, computed here rather than
+-- stored, so that no migration has to rewrite the table to add it; in a
+-- transaction that took none, outbox.relay_slots is empty or unset, and
+-- the first condition on it, checked once before the scan, reads no row),
 -- those whose locks the relay holds. SKIP LOCKED: rows another relay has
 -- locked are skipped, not waited for.
 SELECT e.id, e.aggregate_id, e.topic, e.payload, e.attempts, e.traceparent
@@ -41,7 +46,10 @@ FROM outbox_event AS e
 WHERE e.dispatched_at IS NULL
   AND e.parked_at IS NULL
   AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
-  AND (NOT sqlc.arg(ordered)::bool OR abs(hashtextextended(e.aggregate_id, 0) % sqlc.arg(slot_count)::integer) = ANY(sqlc.arg(slots)::integer[]))
+  AND (NOT sqlc.arg(ordered)::bool OR cardinality(nullif(current_setting('outbox.relay_slots', true), '')::integer[]) > 0)
+  AND (NOT sqlc.arg(ordered)::bool OR abs(hashtextextended(e.aggregate_id, 0) % sqlc.arg(slot_count)::integer) IN (
+      SELECT unnest(nullif(current_setting('outbox.relay_slots', true), '')::integer[])
+  ))
   AND NOT (sqlc.arg(ordered)::bool AND EXISTS (
       SELECT 1
       FROM outbox_event AS held

@@ -286,10 +286,11 @@ func TestRelayWaitsForARelayOfBeforeSlots(t *testing.T) {
 // slotOf is an event's slot as LockOutboxBatch computes it.
 var slotOf = "abs(hashtextextended(aggregate_id, 0) % " + strconv.Itoa(Slots) + ")::integer"
 
-// Asked for one slot at a time, the relay's query (LockOutboxBatch) takes
-// every due event exactly once over the Slots slots, each slot some, and
-// an aggregate's events all in one slot: a relay that counted fewer slots
-// than the query would never publish the others.
+// Asked for one slot at a time, the relay's queries (TryLockOutboxSlots,
+// then LockOutboxBatch) take every due event exactly once over the Slots
+// slots, each slot some, and an aggregate's events all in one slot: a
+// relay that counted fewer slots than the query would never publish the
+// others.
 func TestSlotsTakeEachEventOnce(t *testing.T) {
 	r := newRig(t, testTopic)
 	r.storeMany(testTopic, 10*Slots*2, 10*Slots)
@@ -302,7 +303,12 @@ func TestSlotsTakeEachEventOnce(t *testing.T) {
 	slotOfEvent := map[string]int32{}
 	slotOfAggregate := map[string]int32{}
 	for slot := range int32(Slots) {
-		rows, err := db.New(tx).LockOutboxBatch(ctx, db.LockOutboxBatchParams{Ordered: true, SlotCount: Slots, Slots: []int32{slot}, BatchSize: int32(len(r.stored))})
+		q := db.New(tx)
+		taken, err := q.TryLockOutboxSlots(ctx, db.TryLockOutboxSlotsParams{Slots: []int32{slot}, LockName: t.Name()})
+		if err != nil || len(taken) != 1 {
+			t.Fatalf("lock slot %d: took %v, err %v", slot, taken, err)
+		}
+		rows, err := q.LockOutboxBatch(ctx, db.LockOutboxBatchParams{Ordered: true, SlotCount: Slots, BatchSize: int32(len(r.stored))})
 		if err != nil {
 			t.Fatal(err)
 		}

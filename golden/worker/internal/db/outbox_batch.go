@@ -12,12 +12,19 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// QueueTryLockOutboxSlots queues TryLockOutboxSlots on b. Once b's results
-// are read (BatchResults.Close), *slots holds the slots it took.
-func QueueTryLockOutboxSlots(b *pgx.Batch, arg TryLockOutboxSlotsParams, slots *[]int32) {
-	b.Queue(tryLockOutboxSlots, arg.Slots, arg.LockName).Query(func(rows pgx.Rows) error {
+// QueueTryLockOutboxSlots queues TryLockOutboxSlots on b. The slots it took
+// are for LockOutboxBatch, queued after it, which reads them in the
+// transaction's setting.
+func QueueTryLockOutboxSlots(b *pgx.Batch, arg TryLockOutboxSlotsParams) {
+	b.Queue(tryLockOutboxSlots, arg.Slots, arg.LockName)
+}
+
+// QueueLockOutboxBatch queues LockOutboxBatch on b. Once b's results are
+// read (BatchResults.Close), *items holds the rows it locked.
+func QueueLockOutboxBatch(b *pgx.Batch, arg LockOutboxBatchParams, items *[]LockOutboxBatchRow) {
+	b.Queue(lockOutboxBatch, arg.Ordered, arg.SlotCount, arg.BatchSize).Query(func(rows pgx.Rows) error {
 		var err error
-		*slots, err = pgx.CollectRows(rows, pgx.RowTo[int32])
+		*items, err = pgx.CollectRows(rows, pgx.RowToStructByPos[LockOutboxBatchRow])
 		return err
 	})
 }
