@@ -204,7 +204,17 @@ type sweep struct {
 	window []int32 // the slots the next batch asks for
 	next   int     // the first slot of the window after it
 	size   int     // slots per window
+	// rest is, for each slot, how many more windows holding it drain passes
+	// by: a slot that came back short just had all its due events taken.
+	rest [Slots]int
 }
+
+// restWindows is how many times drain passes by a window that came back
+// short before it asks again. A window with nothing left costs a read of
+// every pending event of the other slots, so while a backlog lasts in some
+// windows, the others are asked one time in restWindows+1; an event that
+// arrives in them meanwhile waits that many rounds of batches at most.
+const restWindows = 3
 
 // newSweep returns the sweep of loop i of relays: windows of a quarter of
 // the slots, fewer with more than four loops (Slots/relays, rounded up),
@@ -229,6 +239,31 @@ func (s *sweep) advance() {
 
 // windows is how many windows cover every slot once.
 func (s *sweep) windows() int { return (Slots + s.size - 1) / s.size }
+
+// resting reports whether every slot of the window is resting, and if so
+// counts the pass against each.
+func (s *sweep) resting() bool {
+	for _, slot := range s.window {
+		if s.rest[slot] == 0 {
+			return false
+		}
+	}
+	for _, slot := range s.window {
+		s.rest[slot]--
+	}
+	return true
+}
+
+// asked records how the window's batch came back: its slots rest after a
+// short one, and are asked every time after a full one.
+func (s *sweep) asked(short bool) {
+	for _, slot := range s.window {
+		s.rest[slot] = 0
+		if short {
+			s.rest[slot] = restWindows
+		}
+	}
+}
 
 // outage is a run of looks that failed as a whole: Kafka or PostgreSQL
 // unreachable, a batch out of time.
@@ -279,8 +314,9 @@ func (r *Relay) backoff(n int) time.Duration {
 
 // drain publishes batch after batch while there are events to publish, so
 // a backlog goes out at full speed instead of one batch per look. In
-// ordered mode each batch takes the slots of the sweep's next window, and
-// drain stops once a whole round of windows came back short. It checks ctx
+// ordered mode each batch takes the slots of the sweep's next window, a
+// window that came back short rests (restWindows), and drain stops once
+// a whole round of windows asked came back short. It checks ctx
 // between batches: shutdown waits for one batch at most. It returns the
 // error of a batch that Kafka or PostgreSQL failed, as a whole or in part
 // (partialPublish); events Kafka refused one by one are no error here:
@@ -289,10 +325,15 @@ func (r *Relay) drain(ctx context.Context, w *kafka.Writer, s *sweep) error {
 	rounds := 1
 	if r.cfg.Ordered {
 		rounds = s.windows()
+		s.rest = [Slots]int{} // a look asks every window at least once
 	}
 	for short := 0; ctx.Err() == nil && short < rounds; {
 		var slots []int32
 		if r.cfg.Ordered {
+			if s.resting() {
+				s.advance()
+				continue
+			}
 			slots = s.window
 		}
 		start := time.Now()
@@ -303,6 +344,7 @@ func (r *Relay) drain(ctx context.Context, w *kafka.Writer, s *sweep) error {
 			return err
 		}
 		if r.cfg.Ordered {
+			s.asked(!more)
 			s.advance()
 		}
 		if more {

@@ -283,6 +283,39 @@ func TestRelayWaitsForARelayOfBeforeSlots(t *testing.T) {
 	checkPublished(t, r.read(testTopic), r.stored, true)
 }
 
+// A window that came back short is passed by restWindows times and then
+// asked again, while the windows that come back full are asked every time:
+// the read of an empty window costs a walk over every pending event of the
+// others, and an event arriving in a resting one still waits a few rounds
+// at most.
+func TestSweepRestsAWindowThatCameBackShort(t *testing.T) {
+	s := newSweep(0, 0, 1)
+	short := s.window[0]
+	asked := map[int32]int{} // by the window's first slot
+	rounds := restWindows + 2
+	for range rounds * s.windows() {
+		if s.resting() {
+			s.advance()
+			continue
+		}
+		asked[s.window[0]]++
+		s.asked(s.window[0] == short)
+		s.advance()
+	}
+	if len(asked) != s.windows() {
+		t.Fatalf("windows asked: %v, want all %d", asked, s.windows())
+	}
+	for first, n := range asked {
+		want := rounds // full: every round
+		if first == short {
+			want = 2 // short: in the first round, then after resting restWindows rounds
+		}
+		if n != want {
+			t.Errorf("the window of slot %d was asked %d times in %d rounds, want %d (asked %v)", first, n, rounds, want, asked)
+		}
+	}
+}
+
 // slotOf is an event's slot as LockOutboxBatch computes it.
 var slotOf = "abs(hashtextextended(aggregate_id, 0) % " + strconv.Itoa(Slots) + ")::integer"
 
