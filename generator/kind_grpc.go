@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
 // The grpc kind: a gRPC server (google.golang.org/grpc) with the standard
@@ -13,7 +15,7 @@ import (
 // lists it, and main.go.tmpl places its blocks.
 
 // GRPC is the gRPC server kind.
-const GRPC Component = "grpc"
+const GRPC = answers.GRPC
 
 // GRPCAnswers configures the grpc component.
 type GRPCAnswers struct {

@@ -1,13 +1,17 @@
 package generator
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+)
 
 // The task kind: named asynq task types, the user's handler with gsgen's
 // registration and enqueue helper; their timeouts fit asynq's drain.
 
 // Task is the asynq task type kind: not a component, chosen by listing
 // instances of it.
-const Task Component = "task"
+const Task = answers.Task
 
 var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
 	Instances: instancesOf("task", "tasks", func(a *Answers) *[]TaskAnswers { return &a.Tasks }),

@@ -1,13 +1,17 @@
 package generator
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+)
 
 // The worker kind: named periodic Run loops calling a function of the
 // user's every interval or on a cron schedule.
 
 // Worker is the periodic worker kind: not a component, chosen by listing
 // instances of it.
-const Worker Component = "worker"
+const Worker = answers.Worker
 
 var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop calling a function of yours every interval", Dirs: []string{"worker"},
 	Instances: instancesOf("worker", "workers", func(a *Answers) *[]WorkerAnswers { return &a.Workers }),
