@@ -17,17 +17,6 @@ import (
 // GRPC is the gRPC server kind.
 const GRPC = answers.GRPC
 
-// GRPCAnswers configures the grpc component.
-type GRPCAnswers struct {
-	Port int `yaml:"port,omitempty"`
-	// ShutdownTimeout bounds GracefulStop: in-flight RPCs and open streams
-	// get this long after SIGTERM, then Stop cuts what is left.
-	ShutdownTimeout Duration `yaml:"shutdown_timeout,omitempty"`
-	// Reflection registers the server reflection service (grpcurl, Postman)
-	// unless GRPC_REFLECTION says otherwise.
-	Reflection bool `yaml:"reflection,omitempty"`
-}
-
 // GRPCServer is the grpc kind's settings on the model.
 type GRPCServer struct {
 	Port            int
@@ -53,8 +42,8 @@ var grpcKind = &Kind{Name: GRPC, Chosen: true, What: "a gRPC server (google.gola
 	panels: grpcPanels, alerts: grpcAlerts}
 
 func grpcDefaults(a *Answers) {
-	setDefault(&a.GRPC.Port, DefaultGRPCPort)
-	setDefault(&a.GRPC.ShutdownTimeout, Duration(defaultGRPCShutdownTimeout))
+	answers.SetDefault(&a.GRPC.Port, DefaultGRPCPort)
+	answers.SetDefault(&a.GRPC.ShutdownTimeout, Duration(defaultGRPCShutdownTimeout))
 }
 
 func grpcDerive(m *Model, a Answers) error {

@@ -14,7 +14,7 @@ import (
 const Task = answers.Task
 
 var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
-	Instances: instancesOf("task", "tasks", func(a *Answers) *[]TaskAnswers { return &a.Tasks }),
+	Instances: answers.InstancesOf("task", "tasks", func(a *Answers) *[]TaskAnswers { return &a.Tasks }),
 	on:        func(m *Model) bool { return len(m.Tasks) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Tasks) },
 	bounds:    taskBounds, settings: taskSettings}
@@ -32,7 +32,7 @@ func taskSettings(a Answers) []setting {
 	for i, t := range a.Tasks {
 		s = append(s,
 			duration(fmt.Sprintf("tasks[%d].timeout", i), t.Timeout, maxTimeout),
-			count(fmt.Sprintf("tasks[%d].max_retry", i), t.maxRetry(), limits.TaskMaxRetry))
+			count(fmt.Sprintf("tasks[%d].max_retry", i), t.MaxRetryOrDefault(), limits.TaskMaxRetry))
 	}
 	return s
 }

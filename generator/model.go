@@ -248,7 +248,7 @@ func parseComponents(names []string) ([]Component, error) {
 	for _, n := range names {
 		c := Component(strings.TrimSpace(n))
 		if !slices.Contains(AllComponents, c) {
-			return nil, unknownComponent(n)
+			return nil, answers.UnknownComponent(n)
 		}
 		if chosen[c] {
 			return nil, &InputError{Field: "components", Msg: Quote(string(c)) + " is listed twice", Fix: "list each component once"}
