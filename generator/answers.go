@@ -82,3 +82,25 @@ type gsgenTable = answers.OwnTable
 var gsgenTables = answers.OwnTables
 
 func gsgenTableNamed(table string) (gsgenTable, bool) { return answers.OwnTableNamed(table) }
+
+// The answers file: answers' constants and functions.
+const (
+	AnswersFile   = answers.AnswersFile
+	AnswersFormat = answers.AnswersFormat
+)
+
+// ParseAnswersFile is answers.ParseAnswersFile.
+func ParseAnswersFile(name string, data []byte) (Answers, error) {
+	return answers.ParseAnswersFile(name, data)
+}
+
+// MigrateAnswersFile is answers.MigrateAnswersFile.
+func MigrateAnswersFile(name string, data []byte) (a Answers, notes []string, err error) {
+	return answers.MigrateAnswersFile(name, data)
+}
+
+// MarshalAnswersFile is answers.MarshalAnswersFile.
+func MarshalAnswersFile(a Answers) ([]byte, error) { return answers.MarshalAnswersFile(a) }
+
+// SplitList is answers.SplitList.
+func SplitList(s string) []string { return answers.SplitList(s) }

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
-	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
 // The cleaner kind: named cleaners deleting expired rows in small
