@@ -86,27 +86,19 @@ var Kinds = []*Kind{
 	grpcKind, // after the kinds of earlier gsgens: their menu numbers and orders stay as they were
 }
 
-// The spec side of every kind (its name, named instances, defaults and
-// forget) goes to package answers, in the kinds' order: WithDefaults and
-// the edits of add and remove reach the kinds through it.
-func init() {
+// AllComponents lists every component (a kind chosen in components:) in
+// canonical order: the kinds' order, as package answers has them.
+var AllComponents = registerKinds()
+
+// registerKinds gives package answers the spec side of every kind (its
+// name, named instances, defaults and forget) in the kinds' order, once,
+// before anything of generator's reads AllComponents: WithDefaults and the
+// edits of add and remove reach the kinds through it.
+func registerKinds() []Component {
 	for _, k := range Kinds {
 		answers.Register(answers.KindSpec{Name: k.Name, Chosen: k.Chosen, Instances: k.Instances, Defaults: k.defaults, Forget: k.forget})
 	}
-}
-
-// AllComponents lists every component (a kind chosen in components:) in
-// canonical order: the kinds' order.
-var AllComponents = chosenKinds()
-
-func chosenKinds() []Component {
-	var out []Component
-	for _, k := range Kinds {
-		if k.Chosen {
-			out = append(out, k.Name)
-		}
-	}
-	return out
+	return answers.Components()
 }
 
 // KindNamed returns the kind called name, or nil.
