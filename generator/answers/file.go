@@ -24,7 +24,7 @@ const AnswersFile = servicedir.AnswersFile
 // ParseAnswersFile reads an answers file (the schema of gsgen.yaml) strictly:
 // an unknown key, a value of the wrong kind or a duration that does not parse
 // is an *problem.InputError naming the file, the line and the key.
-// Its format (answersformat.go) may be older than this gsgen's, not newer.
+// Its format (format.go) may be older than this gsgen's, not newer.
 func ParseAnswersFile(name string, data []byte) (Answers, error) {
 	doc, err := answersDoc(name, data)
 	if err != nil {
