@@ -184,6 +184,20 @@ const (
 	CINone = "none"
 )
 
+// Clone copies a and its lists (components, consumers, cleaners, workers,
+// tasks), so that a candidate answer can be tried on the copy without
+// touching a. The asynq queues' map and the tasks' MaxRetry pointers are
+// shared: set them anew on the copy, as the prompt does, rather than
+// through them.
+func (a Answers) Clone() Answers {
+	a.Components = slices.Clone(a.Components)
+	a.Consumers = slices.Clone(a.Consumers)
+	a.Cleaners = slices.Clone(a.Cleaners)
+	a.Workers = slices.Clone(a.Workers)
+	a.Tasks = slices.Clone(a.Tasks)
+	return a
+}
+
 // WithDefaults returns a copy of a in which every unanswered field holds its
 // default. It does not validate.
 func (a Answers) WithDefaults() Answers {
