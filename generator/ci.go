@@ -9,14 +9,6 @@ import (
 	"golang.org/x/mod/semver"
 )
 
-// The answers of ci: in gsgen.yaml.
-const (
-	// CIGitHub gives the service a GitHub Actions workflow, owned by gsgen.
-	CIGitHub = "github"
-	// CINone leaves CI to the user: gsgen writes no workflow.
-	CINone = "none"
-)
-
 // CIWorkflowPath is where the GitHub Actions workflow goes.
 const CIWorkflowPath = ".github/workflows/ci.yml"
 

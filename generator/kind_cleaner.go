@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
@@ -15,7 +16,7 @@ import (
 
 var cleanerKind = &Kind{Name: Cleaner, Chosen: true, What: "cleaners deleting expired rows in small batches", Dirs: []string{"cleaner"},
 	Needs:     []Need{NeedsPostgres},
-	Instances: instancesOf("cleaner", "cleaners", func(a *Answers) *[]CleanerAnswers { return &a.Cleaners }),
+	Instances: answers.InstancesOf("cleaner", "cleaners", func(a *Answers) *[]CleanerAnswers { return &a.Cleaners }),
 	on:        func(m *Model) bool { return m.Cleaner },
 	items:     func(m *Model) []Instance { return instances(m.Cleaners) },
 	env:       cleanerEnv, settings: cleanerSettings, panels: cleanerPanels, alerts: cleanerAlerts,
@@ -229,5 +230,5 @@ func (m *Model) missingTable(field, table string) error {
 // retentionNote is what a cleaner of table must respect, if anything.
 func retentionNote(table string) string {
 	t, _ := gsgenTableNamed(table)
-	return t.note
+	return t.Note
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
 // The grpc kind: a gRPC server (google.golang.org/grpc) with the standard
@@ -13,18 +15,7 @@ import (
 // lists it, and main.go.tmpl places its blocks.
 
 // GRPC is the gRPC server kind.
-const GRPC Component = "grpc"
-
-// GRPCAnswers configures the grpc component.
-type GRPCAnswers struct {
-	Port int `yaml:"port,omitempty"`
-	// ShutdownTimeout bounds GracefulStop: in-flight RPCs and open streams
-	// get this long after SIGTERM, then Stop cuts what is left.
-	ShutdownTimeout Duration `yaml:"shutdown_timeout,omitempty"`
-	// Reflection registers the server reflection service (grpcurl, Postman)
-	// unless GRPC_REFLECTION says otherwise.
-	Reflection bool `yaml:"reflection,omitempty"`
-}
+const GRPC = answers.GRPC
 
 // GRPCServer is the grpc kind's settings on the model.
 type GRPCServer struct {
@@ -51,8 +42,8 @@ var grpcKind = &Kind{Name: GRPC, Chosen: true, What: "a gRPC server (google.gola
 	panels: grpcPanels, alerts: grpcAlerts}
 
 func grpcDefaults(a *Answers) {
-	setDefault(&a.GRPC.Port, DefaultGRPCPort)
-	setDefault(&a.GRPC.ShutdownTimeout, Duration(defaultGRPCShutdownTimeout))
+	answers.SetDefault(&a.GRPC.Port, DefaultGRPCPort)
+	answers.SetDefault(&a.GRPC.ShutdownTimeout, Duration(defaultGRPCShutdownTimeout))
 }
 
 func grpcDerive(m *Model, a Answers) error {

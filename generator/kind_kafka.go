@@ -3,6 +3,8 @@ package generator
 import (
 	"fmt"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
 // The kafka kind: named Kafka consumers, each a reader in its consumer
@@ -10,7 +12,7 @@ import (
 
 var kafkaKind = &Kind{Name: Kafka, Chosen: true, What: "Kafka consumers, each a named reader with its own handler", Dirs: []string{"kafka"},
 	Needs:     []Need{NeedsPostgres, NeedsKafka},
-	Instances: instancesOf("consumer", "kafka", func(a *Answers) *[]ConsumerAnswers { return &a.Consumers }),
+	Instances: answers.InstancesOf("consumer", "kafka", func(a *Answers) *[]ConsumerAnswers { return &a.Consumers }),
 	on:        func(m *Model) bool { return m.Kafka },
 	items:     func(m *Model) []Instance { return instances(m.Consumers) },
 	derive:    consumerDerive, bounds: consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts,

@@ -1,16 +1,20 @@
 package generator
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+)
 
 // The task kind: named asynq task types, the user's handler with gsgen's
 // registration and enqueue helper; their timeouts fit asynq's drain.
 
 // Task is the asynq task type kind: not a component, chosen by listing
 // instances of it.
-const Task Component = "task"
+const Task = answers.Task
 
 var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
-	Instances: instancesOf("task", "tasks", func(a *Answers) *[]TaskAnswers { return &a.Tasks }),
+	Instances: answers.InstancesOf("task", "tasks", func(a *Answers) *[]TaskAnswers { return &a.Tasks }),
 	on:        func(m *Model) bool { return len(m.Tasks) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Tasks) },
 	bounds:    taskBounds, settings: taskSettings}
@@ -28,7 +32,7 @@ func taskSettings(a Answers) []setting {
 	for i, t := range a.Tasks {
 		s = append(s,
 			duration(fmt.Sprintf("tasks[%d].timeout", i), t.Timeout, maxTimeout),
-			count(fmt.Sprintf("tasks[%d].max_retry", i), t.maxRetry(), limits.TaskMaxRetry))
+			count(fmt.Sprintf("tasks[%d].max_retry", i), t.MaxRetryOrDefault(), limits.TaskMaxRetry))
 	}
 	return s
 }

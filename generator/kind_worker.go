@@ -1,16 +1,20 @@
 package generator
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+)
 
 // The worker kind: named periodic Run loops calling a function of the
 // user's every interval or on a cron schedule.
 
 // Worker is the periodic worker kind: not a component, chosen by listing
 // instances of it.
-const Worker Component = "worker"
+const Worker = answers.Worker
 
 var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop calling a function of yours every interval", Dirs: []string{"worker"},
-	Instances: instancesOf("worker", "workers", func(a *Answers) *[]WorkerAnswers { return &a.Workers }),
+	Instances: answers.InstancesOf("worker", "workers", func(a *Answers) *[]WorkerAnswers { return &a.Workers }),
 	on:        func(m *Model) bool { return len(m.Workers) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Workers) },
 	bounds:    workerBounds, env: workerEnv, settings: workerSettings, panels: workerPanels, alerts: workerAlerts,

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
 // Kind describes one kind of part a service can have, in one place. Plan
@@ -85,17 +87,18 @@ var Kinds = []*Kind{
 }
 
 // AllComponents lists every component (a kind chosen in components:) in
-// canonical order: the kinds' order.
-var AllComponents = chosenKinds()
+// canonical order: the kinds' order, as package answers has them.
+var AllComponents = registerKinds()
 
-func chosenKinds() []Component {
-	var out []Component
+// registerKinds gives package answers the spec side of every kind (its
+// name, named instances, defaults and forget) in the kinds' order, once,
+// before anything of generator's reads AllComponents: WithDefaults and the
+// edits of add and remove reach the kinds through it.
+func registerKinds() []Component {
 	for _, k := range Kinds {
-		if k.Chosen {
-			out = append(out, k.Name)
-		}
+		answers.Register(answers.KindSpec{Name: k.Name, Chosen: k.Chosen, Instances: k.Instances, Defaults: k.defaults, Forget: k.forget})
 	}
-	return out
+	return answers.Components()
 }
 
 // KindNamed returns the kind called name, or nil.
@@ -149,35 +152,6 @@ func instances[T Instance](list []T) []Instance {
 		out[i] = x
 	}
 	return out
-}
-
-// Instances is how add and remove reach a kind's named instances in the
-// answers, whatever their type.
-type Instances struct {
-	Noun  string // "consumer"
-	Field string // its key in gsgen.yaml: "kafka"
-	names func(Answers) []string
-	drop  func(a *Answers, name string) // removes the one called name
-	clear func(a *Answers)
-}
-
-// Names lists the names of the kind's instances in a, in order.
-func (in *Instances) Names(a Answers) []string { return in.names(a) }
-
-func instancesOf[T named](noun, field string, list func(*Answers) *[]T) *Instances {
-	return &Instances{Noun: noun, Field: field,
-		names: func(a Answers) []string {
-			var out []string
-			for _, x := range *list(&a) {
-				out = append(out, x.instanceName())
-			}
-			return out
-		},
-		drop: func(a *Answers, name string) {
-			*list(a) = slices.DeleteFunc(slices.Clone(*list(a)), func(x T) bool { return x.instanceName() == name })
-		},
-		clear: func(a *Answers) { *list(a) = nil },
-	}
 }
 
 // Pieces more than one kind uses.

@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"servicedir":          1, // the bytes on disk: write, journal, lock
 	"textchart":           1, // bar charts, tables and wrapped text for a terminal
 	"sqlschema":           1, // the tables a service's migrations create
+	"answers":             2, // the spec a user gives: answers, their defaults, the edits, gsgen.yaml
 	"":                    9, // generator: the orchestration
 }
 

@@ -9,18 +9,21 @@ import (
 	"time"
 
 	"golang.org/x/mod/module"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
-// Component is one part a service can have.
-type Component string
+// Component is one part a service can have: answers.Component.
+type Component = answers.Component
 
-// The components, in the order they appear everywhere (flags, gsgen.yaml, main.go).
+// The components, in the order they appear everywhere (flags, gsgen.yaml,
+// main.go): answers' constants.
 const (
-	HTTP    Component = "http"
-	Outbox  Component = "outbox"
-	Asynq   Component = "asynq"
-	Kafka   Component = "kafka"
-	Cleaner Component = "cleaner"
+	HTTP    = answers.HTTP
+	Outbox  = answers.Outbox
+	Asynq   = answers.Asynq
+	Kafka   = answers.Kafka
+	Cleaner = answers.Cleaner
 )
 
 // Model is the validated answers plus everything derived from them once:
@@ -245,7 +248,7 @@ func parseComponents(names []string) ([]Component, error) {
 	for _, n := range names {
 		c := Component(strings.TrimSpace(n))
 		if !slices.Contains(AllComponents, c) {
-			return nil, unknownComponent(n)
+			return nil, answers.UnknownComponent(n)
 		}
 		if chosen[c] {
 			return nil, &InputError{Field: "components", Msg: Quote(string(c)) + " is listed twice", Fix: "list each component once"}

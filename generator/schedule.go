@@ -10,22 +10,6 @@ import (
 	"github.com/robfig/cron/v3"
 )
 
-// Scope says where a periodic part (a worker, a cleaner) runs its ticks.
-const (
-	// ScopeFleet runs each tick in exactly one replica: the one holding the
-	// part's lease in PostgreSQL (table gsgen_lease).
-	ScopeFleet = "fleet"
-	// ScopeReplica runs every tick in every replica: local caches, per-pod work.
-	ScopeReplica = "replica"
-)
-
-// DefaultLeaseTTL is how long a fleet part's lease outlives its holder's
-// last renewal: how long a SIGKILLed holder keeps the others waiting. A
-// holder renews every third of it and gives its run up at three quarters
-// of it when it cannot (the database gone), so the next holder, which can
-// take the lease only once it has expired, never runs beside it.
-const DefaultLeaseTTL = 15 * time.Second
-
 // The bounds of a lease's TTL: below minLeaseTTL one slow renewal (a busy
 // pool, a GC pause) loses the lease; above maxLeaseTTL a killed holder
 // stalls the fleet's schedule for longer than anyone would wait.
@@ -44,19 +28,6 @@ func (m *Model) MaxLeaseTTL() time.Duration { return maxLeaseTTL }
 type Lease struct {
 	Name string        // its row in gsgen_lease: "worker:nightly-report"
 	TTL  time.Duration // LEASE_TTL
-}
-
-// setLeaseDefaults fills a periodic part's scope (fleet) and, in fleet
-// scope, its lease's TTL. Replica scope has no lease: a lease_ttl left in
-// gsgen.yaml by a part that was fleet-scoped is dropped.
-func setLeaseDefaults(scope *string, ttl *Duration) {
-	setDefault(scope, ScopeFleet)
-	switch *scope {
-	case ScopeFleet:
-		setDefault(ttl, Duration(DefaultLeaseTTL))
-	case ScopeReplica:
-		*ttl = 0
-	}
 }
 
 // Leases lists the leases of the service's fleet-scoped parts, cleaners

@@ -49,8 +49,6 @@ func (w WorkerJob) ItemFileName() string { return w.FileName }
 // InstanceName is the name the user gave it.
 func (w WorkerJob) InstanceName() string { return w.Name }
 
-func (w WorkerAnswers) instanceName() string { return w.Name }
-
 // TaskType is one asynq task type of the user's: their handler and payload
 // in a file of theirs, gsgen's registration and enqueue helper.
 type TaskType struct {
@@ -68,39 +66,15 @@ func (t TaskType) ItemFileName() string { return t.FileName }
 // InstanceName is the type the user gave it.
 func (t TaskType) InstanceName() string { return t.Type }
 
-func (t TaskAnswers) instanceName() string { return t.Type }
-
-// maxRetry is MaxRetry, or the default when it is not given.
-func (t TaskAnswers) maxRetry() int {
-	if t.MaxRetry == nil {
-		return DefaultTaskMaxRetry
-	}
-	return *t.MaxRetry
-}
-
-// Retries is a TaskAnswers.MaxRetry of n.
-func Retries(n int) *int { return &n }
-
 // Queue is one asynq queue and how often the server takes from it.
 type Queue struct {
 	Name     string
 	Priority int
 }
 
-// Defaults of workers and tasks.
-const (
-	DefaultTaskMaxRetry = 5
-	DefaultQueue        = "default"
-)
-
 // minWorkerInterval is the shortest pause between a worker's runs gsgen
 // takes: below it the ticker, not the work, sets the pace.
 const minWorkerInterval = time.Second
-
-var (
-	defaultWorkerInterval = time.Minute
-	defaultWorkerTimeout  = 10 * time.Second
-)
 
 var (
 	// taskTypeRE is what asynq task type names look like: words joined by ':'.
@@ -112,28 +86,6 @@ var (
 // (tasks/example.go renders it): a task type of the user's must not take it,
 // or the mux panics at start with two handlers for one pattern.
 const ExampleTaskType = "email:welcome"
-
-// workerDefaults fills the worker and task answers that were not given.
-func (a *Answers) workerDefaults() {
-	for i := range a.Workers {
-		w := &a.Workers[i]
-		if w.Cron == "" {
-			setDefault(&w.Interval, Duration(defaultWorkerInterval))
-		} else {
-			setDefault(&w.Timezone, "UTC")
-		}
-		setDefault(&w.Timeout, Duration(min(defaultWorkerTimeout, time.Duration(a.Timeouts.WorkerDrain))))
-		setLeaseDefaults(&w.Scope, &w.LeaseTTL)
-	}
-	for i := range a.Tasks {
-		t := &a.Tasks[i]
-		setDefault(&t.Timeout, a.Timeouts.TaskTimeout)
-		setDefault(&t.Queue, DefaultQueue)
-		if t.MaxRetry == nil {
-			t.MaxRetry = Retries(DefaultTaskMaxRetry)
-		}
-	}
-}
 
 // deriveWorkers validates the workers and the task types and derives them.
 func (m *Model) deriveWorkers(a Answers) error {
@@ -185,7 +137,7 @@ func (m *Model) deriveWorkers(a Answers) error {
 		}
 		queues[t.Queue] = true
 		m.Tasks = append(m.Tasks, TaskType{Type: t.Type, GoName: g, FileName: taskFileName(t.Type),
-			Timeout: time.Duration(t.Timeout), Queue: t.Queue, MaxRetry: t.maxRetry()})
+			Timeout: time.Duration(t.Timeout), Queue: t.Queue, MaxRetry: t.MaxRetryOrDefault()})
 	}
 	if !m.Asynq {
 		return nil

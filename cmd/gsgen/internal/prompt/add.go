@@ -24,7 +24,7 @@ type Added struct {
 // user confirms adding it to the service in dir (shown as given: pass it
 // absolute, so the question names the directory).
 func AddInterview(ask Asker, a generator.Answers, dir string, model func(generator.Answers) (*generator.Model, error)) (Added, error) {
-	iv := &interview{ask: ask, a: clone(a), asked: map[string]question{}, model: model, boundsNow: true}
+	iv := &interview{ask: ask, a: a.Clone(), asked: map[string]question{}, model: model, boundsNow: true}
 	var opts []Option
 	for _, k := range generator.Kinds {
 		if k.Instances == nil && iv.has(k.Name) {
@@ -94,7 +94,7 @@ func (iv *interview) addInstance(k *generator.Kind) (string, error) {
 	// The name is set on a copy until it is accepted: Text checks it, then
 	// the interview adds it once.
 	s, err := iv.ask.Text(Text{Title: q.title, Help: q.help, Check: func(s string) error {
-		candidate := clone(iv.a)
+		candidate := iv.a.Clone()
 		if err := q.set(&candidate, s); err != nil {
 			return err
 		}

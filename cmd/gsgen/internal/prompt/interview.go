@@ -105,7 +105,7 @@ func (iv *interview) text(q question) error {
 		q.def = q.offer()
 	}
 	s, err := iv.ask.Text(Text{Title: q.title, Help: q.help, Default: q.def, Check: func(s string) error {
-		candidate := clone(iv.a)
+		candidate := iv.a.Clone()
 		if err := q.set(&candidate, s); err != nil {
 			return err
 		}
@@ -129,17 +129,6 @@ func (iv *interview) fieldError(a generator.Answers, fields ...string) error {
 		return nil
 	}
 	return inPromptTerms(input)
-}
-
-// clone copies a, slices included, so a candidate answer is tried on the
-// copy without touching the interview's answers.
-func clone(a generator.Answers) generator.Answers {
-	a.Components = slices.Clone(a.Components)
-	a.Consumers = slices.Clone(a.Consumers)
-	a.Cleaners = slices.Clone(a.Cleaners)
-	a.Workers = slices.Clone(a.Workers)
-	a.Tasks = slices.Clone(a.Tasks)
-	return a
 }
 
 // checkGiven refuses a bad answer a flag gave before asking anything it
@@ -168,7 +157,7 @@ func (iv *interview) has(c generator.Component) bool {
 }
 
 // defaults is the answers so far with every gap filled: the values offered.
-func (iv *interview) defaults() generator.Answers { return clone(iv.a).WithDefaults() }
+func (iv *interview) defaults() generator.Answers { return iv.a.Clone().WithDefaults() }
 
 func (iv *interview) service() error {
 	if iv.a.Name == "" {
@@ -201,7 +190,7 @@ func (iv *interview) components() error {
 			if len(p) == 0 {
 				return errors.New("choose at least one component")
 			}
-			candidate := clone(iv.a)
+			candidate := iv.a.Clone()
 			candidate.Components = p
 			return iv.fieldError(candidate, "components", "cleaners")
 		}}, []string{generator.DefaultComponents})

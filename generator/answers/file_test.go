@@ -1,4 +1,4 @@
-package generator
+package answers
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 func TestParseAnswersFile(t *testing.T) {
@@ -54,7 +56,7 @@ func TestParseAnswersFileOutboxRetries(t *testing.T) {
 }
 
 func TestAnswersFileRoundTrip(t *testing.T) {
-	a := validAnswers()
+	a := Answers{Name: "orders"}.WithDefaults()
 	b, err := MarshalAnswersFile(a)
 	if err != nil {
 		t.Fatal(err)
@@ -92,9 +94,9 @@ func TestParseAnswersFileRejects(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseAnswersFile("gsgen.yaml", []byte(c.src))
-			var ie *InputError
+			var ie *problem.InputError
 			if !errors.As(err, &ie) {
-				t.Fatalf("got %v, want an *InputError", err)
+				t.Fatalf("got %v, want an *problem.InputError", err)
 			}
 			if !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error = %q\nwant it to contain %q", err, c.want)

@@ -1,14 +1,16 @@
-package generator
+package answers
 
 import (
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 func TestAnswersFileCarriesItsFormat(t *testing.T) {
-	b, err := MarshalAnswersFile(validAnswers())
+	b, err := MarshalAnswersFile(Answers{Name: "orders"}.WithDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func TestAnswersFormatRejects(t *testing.T) {
 		"format: 1\nformat: 1\nname: x": "given twice",
 	} {
 		_, err := ParseAnswersFile("gsgen.yaml", []byte(src))
-		var ie *InputError
+		var ie *problem.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", src, err, want)
 		}

@@ -1,4 +1,4 @@
-package generator
+package answers
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // AnswersFormat is the format of the gsgen.yaml this gsgen writes, its
@@ -50,16 +52,16 @@ func takeFormat(file string, doc *yaml.Node) (int, error) {
 		}
 		for j := i + 2; j+1 < len(top.Content); j += 2 {
 			if again := top.Content[j]; again.Value == formatKey {
-				return 0, &InputError{Field: fmt.Sprintf("%s:%d: %s", file, again.Line, formatKey), Msg: "given twice", Fix: "keep one"}
+				return 0, &problem.InputError{Field: fmt.Sprintf("%s:%d: %s", file, again.Line, formatKey), Msg: "given twice", Fix: "keep one"}
 			}
 		}
 		var f int
 		if v.Kind != yaml.ScalarNode || v.Decode(&f) != nil || f < 1 {
-			return 0, &InputError{Field: fmt.Sprintf("%s:%d: %s", file, v.Line, formatKey), Msg: Quote(v.Value) + " is not a format gsgen writes",
+			return 0, &problem.InputError{Field: fmt.Sprintf("%s:%d: %s", file, v.Line, formatKey), Msg: problem.Quote(v.Value) + " is not a format gsgen writes",
 				Fix: fmt.Sprintf("this gsgen writes format %d; remove the key to have the file read as one written before formats were numbered", AnswersFormat)}
 		}
 		if f > AnswersFormat {
-			return 0, &InputError{Field: fmt.Sprintf("%s:%d: %s", file, v.Line, formatKey), Msg: fmt.Sprintf("format %d was written by a newer gsgen; this one reads formats up to %d", f, AnswersFormat),
+			return 0, &problem.InputError{Field: fmt.Sprintf("%s:%d: %s", file, v.Line, formatKey), Msg: fmt.Sprintf("format %d was written by a newer gsgen; this one reads formats up to %d", f, AnswersFormat),
 				Fix: "install a newer gsgen (go install github.com/gsgen-dev/gsgen/cmd/gsgen@latest)"}
 		}
 		top.Content = slices.Delete(top.Content, i, i+2)
@@ -128,7 +130,7 @@ func renameKey(file string, n *yaml.Node, path []string, to string) (int, error)
 		switch {
 		case len(path) == 1:
 			if slices.ContainsFunc(n.Content, func(x *yaml.Node) bool { return x.Value == to && x != v }) {
-				return 0, &InputError{Field: fmt.Sprintf("%s:%d: %s", file, k.Line, seg), Msg: fmt.Sprintf("is the old name of %s, and both are given", to), Fix: "keep " + to}
+				return 0, &problem.InputError{Field: fmt.Sprintf("%s:%d: %s", file, k.Line, seg), Msg: fmt.Sprintf("is the old name of %s, and both are given", to), Fix: "keep " + to}
 			}
 			k.Value = to
 			renamed++

@@ -1,16 +1,19 @@
-package generator
+package answers
 
 import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -20,8 +23,8 @@ const AnswersFile = servicedir.AnswersFile
 
 // ParseAnswersFile reads an answers file (the schema of gsgen.yaml) strictly:
 // an unknown key, a value of the wrong kind or a duration that does not parse
-// is an *InputError naming the file, the line and the key.
-// Its format (answersformat.go) may be older than this gsgen's, not newer.
+// is an *problem.InputError naming the file, the line and the key.
+// Its format (format.go) may be older than this gsgen's, not newer.
 func ParseAnswersFile(name string, data []byte) (Answers, error) {
 	doc, err := answersDoc(name, data)
 	if err != nil {
@@ -39,13 +42,13 @@ func answersDoc(name string, data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			return nil, &InputError{Field: name, Msg: "the answers file is empty", Fix: "write at least `name: orders`, or run `gsgen new DIR --yes` to get a gsgen.yaml to start from"}
+			return nil, &problem.InputError{Field: name, Msg: "the answers file is empty", Fix: "write at least `name: orders`, or run `gsgen new DIR --yes` to get a gsgen.yaml to start from"}
 		}
-		return nil, &InputError{Field: name, Msg: "not valid YAML: " + Shorten(strings.TrimPrefix(err.Error(), "yaml: "))}
+		return nil, &problem.InputError{Field: name, Msg: "not valid YAML: " + problem.Shorten(strings.TrimPrefix(err.Error(), "yaml: "))}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
-		return nil, &InputError{Field: name, Msg: "holds more than one YAML document", Fix: "keep one document (remove the `---` separators)"}
+		return nil, &problem.InputError{Field: name, Msg: "holds more than one YAML document", Fix: "keep one document (remove the `---` separators)"}
 	}
 	return &doc, nil
 }
@@ -65,7 +68,7 @@ type fileDecoder struct{ file string }
 var durationType = reflect.TypeFor[Duration]()
 
 func (d fileDecoder) fail(n *yaml.Node, path, msg, fix string) error {
-	return &InputError{Field: fmt.Sprintf("%s:%d: %s", d.file, n.Line, path), Msg: msg, Fix: fix}
+	return &problem.InputError{Field: fmt.Sprintf("%s:%d: %s", d.file, n.Line, path), Msg: msg, Fix: fix}
 }
 
 // decode fills v from n. path is the dotted key path, for messages.
@@ -83,7 +86,7 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		}
 		dur, err := time.ParseDuration(n.Value)
 		if err != nil {
-			return d.fail(n, where, Quote(n.Value)+" is not a duration", "write it in Go syntax, e.g. 25s, 1m30s or 500ms")
+			return d.fail(n, where, problem.Quote(n.Value)+" is not a duration", "write it in Go syntax, e.g. 25s, 1m30s or 500ms")
 		}
 		if dur <= 0 {
 			return d.fail(n, where, fmt.Sprintf("%s must be positive", n.Value), "give a duration greater than zero, or leave the key out to take the default")
@@ -100,11 +103,12 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
-			key := joinPath(path, Shorten(k.Value))
+			key := joinPath(path, problem.Shorten(k.Value))
 			idx, ok := fields[k.Value]
 			if !ok {
-				fix := "known keys here: " + strings.Join(sortedKeys(fields), ", ")
-				if near := nearest(k.Value, sortedKeys(fields)); near != "" {
+				known := slices.Sorted(maps.Keys(fields))
+				fix := "known keys here: " + strings.Join(known, ", ")
+				if near := nearest(k.Value, known); near != "" {
 					fix = fmt.Sprintf("did you mean %q? %s", near, fix)
 				}
 				return d.fail(k, key, "unknown key", fix)
@@ -151,7 +155,7 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
-			key := joinPath(path, Shorten(k.Value))
+			key := joinPath(path, problem.Shorten(k.Value))
 			if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
 				return d.fail(k, key, "given twice", "keep one")
 			}
@@ -172,7 +176,7 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 	case reflect.Int:
 		i, err := strconv.Atoi(n.Value)
 		if n.Kind != yaml.ScalarNode || err != nil {
-			return d.fail(n, where, Quote(n.Value)+" is not a whole number", "")
+			return d.fail(n, where, problem.Quote(n.Value)+" is not a whole number", "")
 		}
 		if i <= 0 {
 			return d.fail(n, where, fmt.Sprintf("%d must be positive", i), "give a number greater than zero, or leave the key out to take the default")
@@ -187,7 +191,7 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 		}
 		i, err := strconv.Atoi(n.Value)
 		if n.Kind != yaml.ScalarNode || err != nil {
-			return d.fail(n, where, Quote(n.Value)+" is not a whole number", "")
+			return d.fail(n, where, problem.Quote(n.Value)+" is not a whole number", "")
 		}
 		if i < 0 {
 			return d.fail(n, where, fmt.Sprintf("%d is negative", i), "give 0 or more, or leave the key out to take the default")
@@ -199,7 +203,7 @@ func (d fileDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
 	case reflect.Bool:
 		var b bool
 		if n.Kind != yaml.ScalarNode || n.Decode(&b) != nil {
-			return d.fail(n, where, Quote(n.Value)+" is not true or false", "")
+			return d.fail(n, where, problem.Quote(n.Value)+" is not true or false", "")
 		}
 		v.SetBool(b)
 		return nil

@@ -1,4 +1,4 @@
-package generator
+package answers
 
 import (
 	"fmt"
@@ -8,30 +8,19 @@ import (
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
-// named is a named instance in the answers: a Kafka consumer, a cleaner, a
-// worker, a task type.
-type named interface{ instanceName() string }
-
-func (c ConsumerAnswers) instanceName() string { return c.Name }
-func (c CleanerAnswers) instanceName() string  { return c.Name }
-
-func indexNamed[T named](list []T, name string) int {
-	return slices.IndexFunc(list, func(x T) bool { return x.instanceName() == name })
-}
-
 // AddComponent returns a with component c, one without named instances
 // (http, outbox, asynq), added; AddConsumer, AddCleaner, AddWorker and
 // AddTask add a named instance. Adding what exists is an error, never a
 // duplicate.
 func (a Answers) AddComponent(c Component) (Answers, error) {
-	k := KindNamed(string(c))
+	k := kindNamed(string(c))
 	switch {
 	case k == nil || !k.Chosen:
-		return a, unknownComponent(string(c))
+		return a, UnknownComponent(string(c))
 	case k.Instances != nil:
-		return a, &InputError{Field: "NAME", Msg: fmt.Sprintf("a %s needs a name", k.Instances.Noun), Fix: fmt.Sprintf("gsgen add %s NAME", c)}
+		return a, &problem.InputError{Field: "NAME", Msg: fmt.Sprintf("a %s needs a name", k.Instances.Noun), Fix: fmt.Sprintf("gsgen add %s NAME", c)}
 	case slices.Contains(a.Components, string(c)):
-		return a, &InputError{Field: "components", Msg: fmt.Sprintf("the service already has %s", c), Fix: "nothing to add; edit gsgen.yaml and run gsgen regen to change its settings"}
+		return a, &problem.InputError{Field: "components", Msg: fmt.Sprintf("the service already has %s", c), Fix: "nothing to add; edit gsgen.yaml and run gsgen regen to change its settings"}
 	}
 	return a.withComponent(c), nil
 }
@@ -64,10 +53,10 @@ func (a Answers) AddTask(t TaskAnswers) (Answers, error) {
 // addInstance appends inst to the list of kind k in a, and k's component
 // when k is one.
 func addInstance[T named](a Answers, k Component, list func(*Answers) *[]T, inst T) (Answers, error) {
-	kind := KindNamed(string(k))
+	kind := kindNamed(string(k))
 	l := list(&a)
 	if indexNamed(*l, inst.instanceName()) >= 0 {
-		return a, &InputError{Field: kind.Instances.Field, Msg: fmt.Sprintf("the service already has a %s named %s", kind.Instances.Noun, Quote(inst.instanceName())), Fix: "choose another name"}
+		return a, &problem.InputError{Field: kind.Instances.Field, Msg: fmt.Sprintf("the service already has a %s named %s", kind.Instances.Noun, problem.Quote(inst.instanceName())), Fix: "choose another name"}
 	}
 	*l = append(slices.Clone(*l), inst)
 	if kind.Chosen && !slices.Contains(a.Components, string(k)) {
@@ -92,10 +81,10 @@ func withDefaultCleanerOf(cleaners []CleanerAnswers, c Component) []CleanerAnswe
 	if c != Kafka || len(cleaners) == 0 {
 		return cleaners
 	}
-	for _, t := range gsgenTables {
-		cleaned := slices.ContainsFunc(cleaners, func(x CleanerAnswers) bool { return x.Table == t.name })
-		if t.from == c && !cleaned && indexNamed(cleaners, t.cleaner) < 0 {
-			cleaners = append(slices.Clone(cleaners), t.defaultCleaner())
+	for _, t := range OwnTables {
+		cleaned := slices.ContainsFunc(cleaners, func(x CleanerAnswers) bool { return x.Table == t.Name })
+		if t.From == c && !cleaned && indexNamed(cleaners, t.Cleaner) < 0 {
+			cleaners = append(slices.Clone(cleaners), t.DefaultCleaner())
 		}
 	}
 	return cleaners
@@ -106,23 +95,23 @@ func withDefaultCleanerOf(cleaners []CleanerAnswers, c Component) []CleanerAnswe
 // last one); no name removes them all. Removing asynq removes the task
 // types with it.
 func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
-	k := KindNamed(string(c))
+	k := kindNamed(string(c))
 	if k == nil {
-		return a, unknownComponent(string(c))
+		return a, UnknownComponent(string(c))
 	}
 	inst := k.Instances
 	switch {
 	case k.Chosen && !slices.Contains(a.Components, string(c)):
-		return a, &InputError{Field: "components", Msg: fmt.Sprintf("the service has no %s", c), Fix: "it has " + strings.Join(a.Components, ",")}
+		return a, &problem.InputError{Field: "components", Msg: fmt.Sprintf("the service has no %s", c), Fix: "it has " + strings.Join(a.Components, ",")}
 	case inst == nil && name != "":
-		return a, &InputError{Field: "NAME", Msg: fmt.Sprintf("%s has no named instances", c), Fix: "leave the name out"}
+		return a, &problem.InputError{Field: "NAME", Msg: fmt.Sprintf("%s has no named instances", c), Fix: "leave the name out"}
 	case !k.Chosen && name == "":
-		return a, &InputError{Field: "NAME", Msg: fmt.Sprintf("remove %s needs the %s's name", c, inst.Noun), Fix: fmt.Sprintf("gsgen remove %s NAME; the service has %s", c, listOrNone(inst.names(a)))}
+		return a, &problem.InputError{Field: "NAME", Msg: fmt.Sprintf("remove %s needs the %s's name", c, inst.Noun), Fix: fmt.Sprintf("gsgen remove %s NAME; the service has %s", c, listOrNone(inst.names(a)))}
 	}
 	last := true
 	if name != "" {
 		if !slices.Contains(inst.names(a), name) {
-			return a, &InputError{Field: inst.Field, Msg: fmt.Sprintf("no %s named %s", inst.Noun, Quote(name)), Fix: "the service has " + listOrNone(inst.names(a))}
+			return a, &problem.InputError{Field: inst.Field, Msg: fmt.Sprintf("no %s named %s", inst.Noun, problem.Quote(name)), Fix: "the service has " + listOrNone(inst.names(a))}
 		}
 		inst.drop(&a, name)
 		last = len(inst.names(a)) == 0
@@ -135,8 +124,8 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 		if inst != nil {
 			inst.clear(&a)
 		}
-		if k.forget != nil {
-			k.forget(&a)
+		if k.Forget != nil {
+			k.Forget(&a)
 		}
 		switch c {
 		case Outbox:
@@ -144,8 +133,8 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 		case Asynq:
 			// Task types are the user's handlers on this server: removing it
 			// must not drop them from gsgen.yaml unsaid.
-			if types := KindNamed(string(Task)).Instances.names(a); len(types) > 0 {
-				return a, &InputError{Field: "tasks", Msg: fmt.Sprintf("the service has task types (%s), which run on the asynq server", problem.ListShort(types, 8)),
+			if types := kindNamed(string(Task)).Instances.names(a); len(types) > 0 {
+				return a, &problem.InputError{Field: "tasks", Msg: fmt.Sprintf("the service has task types (%s), which run on the asynq server", problem.ListShort(types, 8)),
 					Fix: fmt.Sprintf("remove them first (gsgen remove task %s; your handler files stay), then remove asynq", types[0])}
 			}
 			a.Asynq = AsynqAnswers{}
@@ -158,12 +147,12 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 		}
 	}
 	if len(a.Components) == 0 {
-		return a, &InputError{Field: "components", Msg: "removing it would leave no component", Fix: "delete the service instead"}
+		return a, &problem.InputError{Field: "components", Msg: "removing it would leave no component", Fix: "delete the service instead"}
 	}
 	if c == Cleaner && len(a.Cleaners) == 0 && slices.Contains(a.Components, string(Kafka)) {
 		// Kafka implies a cleaner of processed_event (componentDefaults): the
 		// next run would bring it back, so removing it cannot stick.
-		return a, &InputError{Field: "cleaners", Msg: "a service with kafka keeps at least one cleaner: without one, processed_event grows by a row per event forever, and gsgen would add its default cleaner back on the next run",
+		return a, &problem.InputError{Field: "cleaners", Msg: "a service with kafka keeps at least one cleaner: without one, processed_event grows by a row per event forever, and gsgen would add its default cleaner back on the next run",
 			Fix: "to keep processed events longer, raise the cleaner's retention in gsgen.yaml and run gsgen regen; to clean your own table instead, gsgen add cleaner NAME --table TABLE first"}
 	}
 	return a, nil
@@ -185,11 +174,7 @@ func withoutComponent(list []string, c Component) []string {
 // with c gone, its migration and its tables are gone.
 func withoutCleanersOf(cleaners []CleanerAnswers, c Component) []CleanerAnswers {
 	return slices.DeleteFunc(slices.Clone(cleaners), func(x CleanerAnswers) bool {
-		t, ok := gsgenTableNamed(x.Table)
-		return ok && t.from == c
+		t, ok := OwnTableNamed(x.Table)
+		return ok && t.From == c
 	})
-}
-
-func unknownComponent(name string) error {
-	return &InputError{Field: "components", Msg: "unknown component " + Quote(name), Fix: "choose from " + strings.Join(ComponentNames(), ",")}
 }
