@@ -52,6 +52,7 @@ var Changelog = []ChangelogEntry{
 	{"v0.28.0", "gsgen", "gsgen.base is compressed at level 4: written in half the time, 3% larger; any level reads back the same"},
 	{"v0.29.0", "consumer", "up to three transactions of a consumer at once (kafka.transactions, was two): about 7% more batches a second; a consumer counts 3 in DATABASE_MAX_CONNS, whose default grows by one per consumer"},
 	{"v0.30.0", "relay", "a batch makes two PostgreSQL round trips, not three: the read of the rows goes with BEGIN and the slot locks, and finds the slots taken in the transaction's setting outbox.relay_slots (LockOutboxBatch no longer takes slots); relays of v0.29.0 and of this version can share a fleet during a rollout: they take the same locks"},
+	{"v0.30.0", "relay", "a window of slots that came back short is passed by three times while the drain goes on (its empty read walks every pending event of the other slots); an event arriving in it waits three rounds of batches at most"},
 }
 
 // ChangesSince returns the entries newer than version, oldest first; all of
