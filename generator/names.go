@@ -91,7 +91,7 @@ func (m *Model) kubernetesNames() []string {
 // declares is checked, with no list of words to keep up to date. The
 // instance named is the latest in the answers of those that bring the
 // identifier (see redeclared).
-func (m *Model) checkRenderedGo(files Rendered) error {
+func checkRenderedGo(m *Model, files Rendered) error {
 	byDir := map[string][]RenderedFile{}
 	for _, f := range files {
 		if path.Ext(f.Path) == ".go" {
@@ -100,11 +100,11 @@ func (m *Model) checkRenderedGo(files Rendered) error {
 	}
 	for _, dir := range slices.Sorted(maps.Keys(byDir)) {
 		for _, f := range byDir[dir] {
-			if err := m.checkGoFileName(f); err != nil {
+			if err := checkGoFileName(m, f); err != nil {
 				return err
 			}
 		}
-		if err := m.checkDeclarations(m.instanceFilesLast(byDir[dir])); err != nil {
+		if err := checkDeclarations(m, instanceFilesLast(m, byDir[dir])); err != nil {
 			return err
 		}
 	}
@@ -114,13 +114,13 @@ func (m *Model) checkRenderedGo(files Rendered) error {
 // instanceFilesLast orders a package's files: gsgen's own first, then each
 // instance's in the order of the answers, so a collision is found at the
 // instance that brings it.
-func (m *Model) instanceFilesLast(files []RenderedFile) []RenderedFile {
+func instanceFilesLast(m *Model, files []RenderedFile) []RenderedFile {
 	rank := func(f RenderedFile) int {
 		it, ok := f.Item.(Instance)
 		if !ok {
 			return -1
 		}
-		_, i := m.instanceField(it)
+		_, i := instanceField(m, it)
 		return i
 	}
 	return slices.SortedStableFunc(slices.Values(files), func(a, b RenderedFile) int { return rank(a) - rank(b) })
@@ -133,12 +133,12 @@ var goContexts = [][2]string{{"linux", "amd64"}, {"darwin", "arm64"}, {"windows"
 // checkGoFileName refuses an instance's Go file that Go would not build as
 // its template's other files are built: a test file that is not meant to be
 // one, or a file with a GOOS or GOARCH suffix.
-func (m *Model) checkGoFileName(f RenderedFile) error {
+func checkGoFileName(m *Model, f RenderedFile) error {
 	it, ok := f.Item.(Instance)
 	if !ok {
 		return nil
 	}
-	field, _ := m.instanceField(it)
+	field, _ := instanceField(m, it)
 	name := path.Base(f.Path)
 	meant := strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(path.Base(f.Template), ".tmpl"), ".user"), "_item_", "item")
 	bad := func(why string) error {
@@ -168,7 +168,7 @@ type declared struct {
 // checkDeclarations refuses two declarations of one package-level
 // identifier (or one method of a type) among the files of one directory,
 // each package (a _test package is its own) apart.
-func (m *Model) checkDeclarations(files []RenderedFile) error {
+func checkDeclarations(m *Model, files []RenderedFile) error {
 	seen := map[string]declared{}
 	for _, f := range files {
 		top, err := readTopLevel(f.Path, f.Content)
@@ -179,7 +179,7 @@ func (m *Model) checkDeclarations(files []RenderedFile) error {
 			key := top.pkg + "." + id.name
 			here := declared{f, id.line}
 			if first, ok := seen[key]; ok {
-				return m.redeclared(files, id.name, first, here)
+				return redeclared(m, files, id.name, first, here)
 			}
 			seen[key] = here
 		}
@@ -191,7 +191,7 @@ func (m *Model) checkDeclarations(files []RenderedFile) error {
 // again, naming the instance that brings it: of the instances whose file
 // declares it, or (in a file gsgen renders for all of them, such as
 // worker.go) whose Go name it holds, the latest in the answers.
-func (m *Model) redeclared(files []RenderedFile, name string, first, again declared) error {
+func redeclared(m *Model, files []RenderedFile, name string, first, again declared) error {
 	var suspects []Instance
 	for _, d := range []declared{first, again} {
 		if it, ok := d.file.Item.(Instance); ok {
@@ -207,9 +207,9 @@ func (m *Model) redeclared(files []RenderedFile, name string, first, again decla
 	if len(suspects) == 0 {
 		return fmt.Errorf("%s is declared in %s:%d and %s:%d (a template bug)", name, first.file.Path, first.line, again.file.Path, again.line)
 	}
-	rank := func(it Instance) int { _, i := m.instanceField(it); return i }
+	rank := func(it Instance) int { _, i := instanceField(m, it); return i }
 	blame := slices.MaxFunc(suspects, func(a, b Instance) int { return rank(a) - rank(b) })
-	field, _ := m.instanceField(blame)
+	field, _ := instanceField(m, blame)
 	owns := func(d declared) bool { it, ok := d.file.Item.(Instance); return ok && sameInstance(it, blame) }
 	there := first // the declaration that is not blame's
 	if owns(first) || !owns(again) && again.file.Item != nil {
@@ -217,12 +217,12 @@ func (m *Model) redeclared(files []RenderedFile, name string, first, again decla
 	}
 	other := "gsgen's " + there.file.Path
 	if it, ok := there.file.Item.(Instance); ok {
-		f, _ := m.instanceField(it)
+		f, _ := instanceField(m, it)
 		other = fmt.Sprintf("%s %s (in %s)", f, Quote(it.InstanceName()), there.file.Path)
 	} else {
 		for _, it := range slices.Backward(suspects) {
 			if !sameInstance(it, blame) {
-				f, _ := m.instanceField(it)
+				f, _ := instanceField(m, it)
 				other = fmt.Sprintf("%s %s (in %s)", f, Quote(it.InstanceName()), there.file.Path)
 				break
 			}
@@ -256,7 +256,7 @@ func goNameOf(it Instance) string {
 // instanceField is the answer an instance comes from ("workers[1].name",
 // "tasks[0].type") and its index in its list; "" and -1 when it is none of
 // the model's.
-func (m *Model) instanceField(it Instance) (string, int) {
+func instanceField(m *Model, it Instance) (string, int) {
 	for _, k := range m.kindsOn() {
 		if k.items == nil {
 			continue
@@ -292,5 +292,5 @@ func checkInstanceGo(m *Model) error {
 	if err != nil {
 		return err
 	}
-	return m.checkRenderedGo(files)
+	return checkRenderedGo(m, files)
 }
