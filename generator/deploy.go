@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -165,7 +164,7 @@ func secondsOf(d time.Duration) int64 { return int64(d / time.Second) }
 func (m *Model) workerLadder() Ladder {
 	t := m.Timeouts
 	l := Ladder{Close: t.CloseBudget, Margin: t.Margin,
-		Drains: []Drain{{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "Stop, then Shutdown waits for active tasks", "asynq"}}}
+		Drains: []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: t.AsynqShutdown, Note: "Stop, then Shutdown waits for active tasks", Part: "asynq"}}}
 	l.Grace = ceilSecond(l.Worst())
 	return l
 }
@@ -303,59 +302,6 @@ func (m *Model) kafkaTopics() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// Gantt draws the phases as a Mermaid gantt chart for a README: seconds from
-// the start of preStop on the axis, the drains side by side with the longest
-// marked critical, and SIGTERM and SIGKILL as milestones. title names whose
-// shutdown it is.
-func (l Ladder) Gantt(title string) string {
-	drains := map[string]bool{}
-	for _, d := range l.Drains {
-		drains[d.Key] = true
-	}
-	longest := l.LongestDrain().Key
-	drainSection := "drain"
-	if len(l.Drains) > 1 {
-		drainSection = "drains, in parallel"
-	}
-	var b strings.Builder
-	// dateFormat x reads the numbers as milliseconds (since 1970: the chart
-	// starts at 0); axisFormat %s prints them as seconds, in any time zone.
-	fmt.Fprintf(&b, "```mermaid\ngantt\n    title %s: worst case %s of %s grace\n    dateFormat x\n    axisFormat %%ss\n    todayMarker off\n",
-		title, Seconds(l.Worst()), Seconds(l.Grace))
-	section := ""
-	for _, p := range l.Phases() {
-		if p.End == p.Start {
-			continue // no preStop (a worker nothing routes to)
-		}
-		s, tag := "after the drains", ""
-		switch {
-		case p.Key == "prestop":
-			s = "before SIGTERM"
-		case drains[p.Key]:
-			s = drainSection
-		}
-		switch {
-		case p.Key != "" && p.Key == longest:
-			tag = "crit, "
-		case p.Key == "":
-			tag = "done, " // the slack: grace nobody uses
-		}
-		if s != section {
-			fmt.Fprintf(&b, "    section %s\n", s)
-			section = s
-		}
-		fmt.Fprintf(&b, "    %s %s :%s%s, %s\n", p.Name, Seconds(p.End-p.Start), tag, ganttTime(p.Start), ganttTime(p.End))
-	}
-	sigterm, sigkill := ganttTime(l.PreStop), ganttTime(l.Grace)
-	fmt.Fprintf(&b, "    section signals\n    SIGTERM :milestone, %s, %s\n    SIGKILL :milestone, %s, %s\n```\n", sigterm, sigterm, sigkill, sigkill)
-	return b.String()
-}
-
-// ganttTime writes d for dateFormat x: whole milliseconds, "10000".
-func ganttTime(d time.Duration) string {
-	return strconv.FormatInt(d.Milliseconds(), 10)
 }
 
 // preStopFrom says where PRESTOP_SLEEP comes from.

@@ -41,7 +41,7 @@ func asynqDrains(m *Model) []Drain {
 	if !m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
 		return nil
 	}
-	return []Drain{{"asynq drain", "asynq_shutdown", m.Timeouts.AsynqShutdown, "asynq Shutdown waits for active tasks", "asynq"}}
+	return []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: m.Timeouts.AsynqShutdown, Note: "asynq Shutdown waits for active tasks", Part: "asynq"}}
 }
 
 func asynqBounds(m *Model) []Bound {

@@ -21,7 +21,7 @@ func httpPool(m *Model) []poolShare {
 }
 
 func httpDrains(m *Model) []Drain {
-	return []Drain{{"HTTP drain", "http_shutdown", m.Timeouts.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests", "http"}}
+	return []Drain{{Name: "HTTP drain", Key: "http_shutdown", D: m.Timeouts.HTTPShutdown, Note: "http.Server.Shutdown waits for in-flight requests", Part: "http"}}
 }
 
 func httpEnv(m *Model) []EnvVar {
