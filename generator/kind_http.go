@@ -17,7 +17,7 @@ const httpHeadroom = 4
 // httpPool is headroom for the handlers' queries, of which the service
 // needs one connection to start.
 func httpPool(m *Model) []poolShare {
-	return []poolShare{{PoolPart: PoolPart{"HTTP handlers (headroom)", httpHeadroom}, spare: httpHeadroom - 1}}
+	return []poolShare{{PoolPart: PoolPart{What: "HTTP handlers (headroom)", Conns: httpHeadroom}, spare: httpHeadroom - 1}}
 }
 
 func httpDrains(m *Model) []Drain {

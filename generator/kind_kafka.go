@@ -41,7 +41,7 @@ func consumerNames(m *Model) []derived {
 func consumerPool(m *Model) []poolShare {
 	var out []poolShare
 	for _, c := range m.Consumers {
-		out = append(out, poolShare{PoolPart: PoolPart{"consumer " + c.Name, ConsumerTransactions}, loop: true})
+		out = append(out, poolShare{PoolPart: PoolPart{What: "consumer " + c.Name, Conns: ConsumerTransactions}, loop: true})
 	}
 	return out
 }

@@ -1,8 +1,9 @@
 // Package model holds what gsgen derives from a service's answers before
-// anything is planned or rendered. It starts with the shutdown ladder's
-// values (the budget of design §6, its drains, bounds and phases, and how
-// they are checked and drawn); the Model follows as the pieces that still
-// tie it to generator are taken apart (issue 31, item 2).
+// anything is planned or rendered: so far the value types, the shutdown
+// ladder (the budget of design §6, its drains, bounds and phases, and how
+// they are checked and drawn), the dependency set, the pool's size and the
+// deploy values. The Model follows as the pieces that still tie it to
+// generator are taken apart (issue 31, item 2).
 package model
 
 import (
