@@ -5,18 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
-)
-
-// The deploy values are model's: Deploy, Probe, EnvVar, SecretEnv and
-// WorkerDeploy.
-type (
-	Deploy       = gmodel.Deploy
-	Probe        = gmodel.Probe
-	EnvVar       = gmodel.EnvVar
-	SecretEnv    = gmodel.SecretEnv
-	WorkerDeploy = gmodel.WorkerDeploy
 )
 
 // The probes' timings. /readyz and /healthz answer from memory.

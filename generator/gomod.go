@@ -10,21 +10,8 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
 
-	// Imported by another name: the package's tests have a helper named model.
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/templates"
 )
-
-// DependencySet and Module are model.DependencySet and model.Module: the
-// modules a service imports are derived from its answers; go.mod and go.sum
-// are written from them here.
-type (
-	DependencySet = gmodel.DependencySet
-	Module        = gmodel.Module
-)
-
-// allDependencySets lists every set the flags can make (model.AllDependencySets).
-func allDependencySets() []DependencySet { return gmodel.AllDependencySets() }
 
 // Dependencies is the set the model's components import.
 func (m *Model) Dependencies() DependencySet {

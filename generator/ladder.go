@@ -1,29 +1,5 @@
 package generator
 
-import (
-	"time"
-
-	// Imported by another name: the package's tests have a helper named model.
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
-)
-
-// The ladder's values live in generator/model; these names keep generator's
-// callers, and the templates, as they were.
-type (
-	Ladder      = gmodel.Ladder
-	Drain       = gmodel.Drain
-	Bound       = gmodel.Bound
-	Term        = gmodel.Term
-	Phase       = gmodel.Phase
-	LadderError = gmodel.LadderError
-)
-
-// sum is a Bound of timeouts that run one after the other (model.Sum).
-func sum(terms []Term) Bound { return gmodel.Sum(terms) }
-
-// ceilSecond rounds d up to a whole second (model.CeilSecond).
-func ceilSecond(d time.Duration) time.Duration { return gmodel.CeilSecond(d) }
-
 // NewLadder derives the ladder for the chosen components.
 func NewLadder(m *Model) Ladder {
 	t := m.Timeouts

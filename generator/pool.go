@@ -1,16 +1,6 @@
 package generator
 
-import (
-	"fmt"
-
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
-)
-
-// PoolSize and PoolPart are model.PoolSize and model.PoolPart.
-type (
-	PoolSize = gmodel.PoolSize
-	PoolPart = gmodel.PoolPart
-)
+import "fmt"
 
 // poolShare is a kind's term of the pool's sum.
 type poolShare struct {
