@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsgen-dev/gsgen/generator/internal/golit"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
@@ -23,15 +24,7 @@ var (
 )
 
 // goName turns "order-events" into "OrderEvents".
-func goName(name string) string {
-	var b strings.Builder
-	for p := range strings.SplitSeq(name, "-") {
-		if p != "" {
-			b.WriteString(strings.ToUpper(p[:1]) + p[1:])
-		}
-	}
-	return b.String()
-}
+func goName(name string) string { return golit.Name(name) }
 
 func snake(name string) string { return strings.ReplaceAll(name, "-", "_") }
 

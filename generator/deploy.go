@@ -4,71 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
-
-// Deploy is what the deploy artifacts say (deploy/k8s, compose.yaml and the
-// README's deploy section), derived from the model, so that every number in a
-// manifest is a number of the Go config (design §7).
-type Deploy struct {
-	Replicas     int   // pods of the service: two, so one serves while the other drains
-	GraceSeconds int64 // terminationGracePeriodSeconds: the grace answer
-	// PreStopSeconds is lifecycle.preStop.sleep.seconds, the prestop answer;
-	// zero, and no preStop hook, for a service without HTTP: no Service
-	// routes to it, so a sleep would only slow every rollout.
-	PreStopSeconds int64
-	AdminPort      int   // the admin listener's port: the probes
-	Readiness      Probe // on /readyz
-	Liveness       Probe // on /healthz
-
-	Config  []EnvVar    // the ConfigMap: every variable config.go reads, except the secret ones
-	Secrets []SecretEnv // the variables that come from a Secret, one Secret per dependency
-	// The same Secrets by dependency, for their example files; nil when the
-	// service does not use it.
-	RedisSecret, PostgresSecret *SecretEnv
-	// KafkaLoginSecret names the optional Secret whose keys (KAFKA_SASL_*)
-	// become variables when Kafka wants a login; "" without Kafka.
-	KafkaLoginSecret string
-
-	RedisAddr    string   // in-cluster address of Redis; compose's service is named so
-	KafkaBrokers string   // in-cluster address of Kafka; compose's service is named so
-	Topics       []string // the Kafka topics the service writes or reads, sorted: compose creates them
-
-	Worker *WorkerDeploy // the dedicated asynq worker's Deployment; nil without one
-}
-
-// Probe is an HTTP probe of the service's pods.
-type Probe struct {
-	Path                                            string
-	PeriodSeconds, TimeoutSeconds, FailureThreshold int64
-}
-
-// EnvVar is an environment variable config.go reads, with its default: a
-// ConfigMap entry, a constant of config.go, a row of the README's table.
-type EnvVar struct {
-	Name, Value string // Value as the environment spells it: "25s", "19"
-	From        string // where the value comes from, for a comment beside it
-	Go          string // Value as a Go constant expression, for config.go: 25 * time.Second
-}
-
-// SecretEnv is an environment variable taken from a key of a Secret.
-type SecretEnv struct {
-	Name     string // the variable, and the key in the Secret
-	Secret   string // the Secret's name
-	Optional bool   // the pod starts without it
-	Example  string // an obviously fake value for the example Secret
-}
-
-// WorkerDeploy is the dedicated asynq worker's Deployment. It has no Service,
-// so it needs no preStop sleep and no readiness probe; its grace period
-// covers asynq's shutdown, closing and the margin.
-type WorkerDeploy struct {
-	Name         string // binary and Deployment: <name>-worker
-	GraceSeconds int64
-	Ladder       Ladder // its own budget: no preStop, one drain
-	Liveness     Probe  // on its admin listener's /healthz, which follows asynq's Redis check
-}
 
 // The probes' timings. /readyz and /healthz answer from memory.
 const (
@@ -122,10 +59,10 @@ func (m *Model) deploy() (Deploy, error) {
 		GraceSeconds:   grace,
 		PreStopSeconds: preStop,
 		AdminPort:      m.AdminPort,
-		Readiness:      Probe{"/readyz", secondsOf(readinessPeriod), secondsOf(readinessTimeout), readinessFailures},
+		Readiness:      Probe{Path: "/readyz", PeriodSeconds: secondsOf(readinessPeriod), TimeoutSeconds: secondsOf(readinessTimeout), FailureThreshold: readinessFailures},
 		// The admin listener answers until the process exits, drain included,
 		// so a liveness failure means a stuck process, never a draining one.
-		Liveness:         Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), livenessFailures},
+		Liveness:         Probe{Path: "/healthz", PeriodSeconds: secondsOf(livenessPeriod), TimeoutSeconds: secondsOf(livenessTimeout), FailureThreshold: livenessFailures},
 		Config:           m.configEnv(),
 		RedisSecret:      m.redisSecret(),
 		PostgresSecret:   m.postgresSecret(),
@@ -165,7 +102,7 @@ func secondsOf(d time.Duration) int64 { return int64(d / time.Second) }
 func (m *Model) workerLadder() Ladder {
 	t := m.Timeouts
 	l := Ladder{Close: t.CloseBudget, Margin: t.Margin,
-		Drains: []Drain{{"asynq drain", "asynq_shutdown", t.AsynqShutdown, "Stop, then Shutdown waits for active tasks", "asynq"}}}
+		Drains: []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: t.AsynqShutdown, Note: "Stop, then Shutdown waits for active tasks", Part: "asynq"}}}
 	l.Grace = ceilSecond(l.Worst())
 	return l
 }
@@ -269,7 +206,7 @@ func (m *Model) redisSecret() *SecretEnv {
 	if m.TaskServer == nil {
 		return nil
 	}
-	return &SecretEnv{"REDIS_PASSWORD", m.Name + "-redis", true, "CHANGE-ME"}
+	return &SecretEnv{Name: "REDIS_PASSWORD", Secret: m.Name + "-redis", Optional: true, Example: "CHANGE-ME"}
 }
 
 // kafkaLoginSecret is the Secret Kafka's login comes from, when it wants
@@ -288,8 +225,8 @@ func (m *Model) postgresSecret() *SecretEnv {
 	if !m.UsesPostgres {
 		return nil
 	}
-	return &SecretEnv{"DATABASE_URL", m.Name + "-postgres", false,
-		"postgres://CHANGE-ME-USER:CHANGE-ME-PASSWORD@postgres.example.invalid:5432/" + m.Name + "?sslmode=require"}
+	return &SecretEnv{Name: "DATABASE_URL", Secret: m.Name + "-postgres", Optional: false,
+		Example: "postgres://CHANGE-ME-USER:CHANGE-ME-PASSWORD@postgres.example.invalid:5432/" + m.Name + "?sslmode=require"}
 }
 
 // kafkaTopics lists the topics the outbox relay writes, the consumers read
@@ -303,59 +240,6 @@ func (m *Model) kafkaTopics() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// Gantt draws the phases as a Mermaid gantt chart for a README: seconds from
-// the start of preStop on the axis, the drains side by side with the longest
-// marked critical, and SIGTERM and SIGKILL as milestones. title names whose
-// shutdown it is.
-func (l Ladder) Gantt(title string) string {
-	drains := map[string]bool{}
-	for _, d := range l.Drains {
-		drains[d.Key] = true
-	}
-	longest := l.LongestDrain().Key
-	drainSection := "drain"
-	if len(l.Drains) > 1 {
-		drainSection = "drains, in parallel"
-	}
-	var b strings.Builder
-	// dateFormat x reads the numbers as milliseconds (since 1970: the chart
-	// starts at 0); axisFormat %s prints them as seconds, in any time zone.
-	fmt.Fprintf(&b, "```mermaid\ngantt\n    title %s: worst case %s of %s grace\n    dateFormat x\n    axisFormat %%ss\n    todayMarker off\n",
-		title, Seconds(l.Worst()), Seconds(l.Grace))
-	section := ""
-	for _, p := range l.Phases() {
-		if p.End == p.Start {
-			continue // no preStop (a worker nothing routes to)
-		}
-		s, tag := "after the drains", ""
-		switch {
-		case p.Key == "prestop":
-			s = "before SIGTERM"
-		case drains[p.Key]:
-			s = drainSection
-		}
-		switch {
-		case p.Key != "" && p.Key == longest:
-			tag = "crit, "
-		case p.Key == "":
-			tag = "done, " // the slack: grace nobody uses
-		}
-		if s != section {
-			fmt.Fprintf(&b, "    section %s\n", s)
-			section = s
-		}
-		fmt.Fprintf(&b, "    %s %s :%s%s, %s\n", p.Name, Seconds(p.End-p.Start), tag, ganttTime(p.Start), ganttTime(p.End))
-	}
-	sigterm, sigkill := ganttTime(l.PreStop), ganttTime(l.Grace)
-	fmt.Fprintf(&b, "    section signals\n    SIGTERM :milestone, %s, %s\n    SIGKILL :milestone, %s, %s\n```\n", sigterm, sigterm, sigkill, sigkill)
-	return b.String()
-}
-
-// ganttTime writes d for dateFormat x: whole milliseconds, "10000".
-func ganttTime(d time.Duration) string {
-	return strconv.FormatInt(d.Milliseconds(), 10)
 }
 
 // preStopFrom says where PRESTOP_SLEEP comes from.

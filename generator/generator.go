@@ -60,7 +60,7 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 	lock := servicedir.LockOf(files.Files())
 	encoded := make(chan []byte, 1)
 	go func() { encoded <- EncodeBase(Version, lock, baseOf(files)) }()
-	err = m.checkRenderedGo(files)
+	err = checkRenderedGo(m, files)
 	base := <-encoded
 	if err != nil {
 		return nil, nil, err

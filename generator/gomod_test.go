@@ -166,12 +166,12 @@ func TestDependencySets(t *testing.T) {
 func when(in, others []DependencySet) [][]string {
 	var out [][]string
 	for _, s := range in {
-		keys := s.keys()
+		keys := s.Keys()
 		if slices.ContainsFunc(out, func(term []string) bool { return holds(term, keys) }) {
 			continue
 		}
 		var term []string
-		for _, k := range all.keys() {
+		for _, k := range all.Keys() {
 			if slices.Contains(keys, k) {
 				term = append(term, k)
 			} else {
@@ -180,7 +180,7 @@ func when(in, others []DependencySet) [][]string {
 		}
 		for i := 0; i < len(term); {
 			shorter := slices.Delete(slices.Clone(term), i, i+1)
-			if slices.ContainsFunc(others, func(o DependencySet) bool { return holds(shorter, o.keys()) }) {
+			if slices.ContainsFunc(others, func(o DependencySet) bool { return holds(shorter, o.Keys()) }) {
 				i++
 				continue
 			}
@@ -207,7 +207,7 @@ func compareSumLines(a, b string) int {
 }
 
 // all is the set of every module.
-var all = DependencySet{true, true, true, true, true, true, true, true}
+var all = DependencySet{Pgx: true, KafkaGo: true, Asynq: true, Otel: true, OtelHTTP: true, Cron: true, Consumers: true, GRPC: true}
 
 // tidy renders shape without go.mod and go.sum, writes gomod (and gosum,
 // when given) beside it, runs go mod tidy and returns what it wrote.

@@ -23,7 +23,7 @@ func asynqDeploy(m *Model, d *Deploy) {
 	}
 	l := m.workerLadder()
 	d.Worker = &WorkerDeploy{Name: m.Name + "-worker", GraceSeconds: secondsOf(l.Grace), Ladder: l,
-		Liveness: Probe{"/healthz", secondsOf(livenessPeriod), secondsOf(livenessTimeout), workerLivenessFailures}}
+		Liveness: Probe{Path: "/healthz", PeriodSeconds: secondsOf(livenessPeriod), TimeoutSeconds: secondsOf(livenessTimeout), FailureThreshold: workerLivenessFailures}}
 }
 
 // asynqPool is a connection for each task a handler may run at once (its
@@ -32,7 +32,7 @@ func asynqPool(m *Model) []poolShare {
 	if m.TaskServer == nil {
 		return nil
 	}
-	share := poolShare{PoolPart: PoolPart{"asynq handlers (concurrency)", m.TaskServer.Concurrency}}
+	share := poolShare{PoolPart: PoolPart{What: "asynq handlers (concurrency)", Conns: m.TaskServer.Concurrency}}
 	share.ownProcess = m.AsynqWorker
 	return []poolShare{share}
 }
@@ -41,7 +41,7 @@ func asynqDrains(m *Model) []Drain {
 	if !m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
 		return nil
 	}
-	return []Drain{{"asynq drain", "asynq_shutdown", m.Timeouts.AsynqShutdown, "asynq Shutdown waits for active tasks", "asynq"}}
+	return []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: m.Timeouts.AsynqShutdown, Note: "asynq Shutdown waits for active tasks", Part: "asynq"}}
 }
 
 func asynqBounds(m *Model) []Bound {

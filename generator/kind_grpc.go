@@ -65,7 +65,7 @@ func grpcDerive(m *Model, a Answers) error {
 }
 
 func grpcDrains(m *Model) []Drain {
-	return []Drain{{"gRPC drain", grpcShutdownKey, m.GRPC.ShutdownTimeout, "GracefulStop waits for in-flight RPCs, then Stop", "grpc"}}
+	return []Drain{{Name: "gRPC drain", Key: grpcShutdownKey, D: m.GRPC.ShutdownTimeout, Note: "GracefulStop waits for in-flight RPCs, then Stop", Part: "grpc"}}
 }
 
 func grpcEnv(m *Model) []EnvVar {

@@ -17,11 +17,11 @@ const httpHeadroom = 4
 // httpPool is headroom for the handlers' queries, of which the service
 // needs one connection to start.
 func httpPool(m *Model) []poolShare {
-	return []poolShare{{PoolPart: PoolPart{"HTTP handlers (headroom)", httpHeadroom}, spare: httpHeadroom - 1}}
+	return []poolShare{{PoolPart: PoolPart{What: "HTTP handlers (headroom)", Conns: httpHeadroom}, spare: httpHeadroom - 1}}
 }
 
 func httpDrains(m *Model) []Drain {
-	return []Drain{{"HTTP drain", "http_shutdown", m.Timeouts.HTTPShutdown, "http.Server.Shutdown waits for in-flight requests", "http"}}
+	return []Drain{{Name: "HTTP drain", Key: "http_shutdown", D: m.Timeouts.HTTPShutdown, Note: "http.Server.Shutdown waits for in-flight requests", Part: "http"}}
 }
 
 func httpEnv(m *Model) []EnvVar {

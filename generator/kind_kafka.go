@@ -41,7 +41,7 @@ func consumerNames(m *Model) []derived {
 func consumerPool(m *Model) []poolShare {
 	var out []poolShare
 	for _, c := range m.Consumers {
-		out = append(out, poolShare{PoolPart: PoolPart{"consumer " + c.Name, ConsumerTransactions}, loop: true})
+		out = append(out, poolShare{PoolPart: PoolPart{What: "consumer " + c.Name, Conns: ConsumerTransactions}, loop: true})
 	}
 	return out
 }
@@ -52,8 +52,8 @@ func consumerBounds(m *Model) []Bound {
 		// The message in hand at SIGTERM: its handler, then what follows it
 		// (dead-letter write and offset commit), which the commit timeout bounds.
 		b := sum([]Term{
-			{"consumer " + c.Name + " handler timeout", fmt.Sprintf("kafka[%d].handler_timeout", i), c.HandlerTimeout},
-			{"commit timeout", fmt.Sprintf("kafka[%d].commit_timeout", i), c.CommitTimeout},
+			{Name: "consumer " + c.Name + " handler timeout", Field: fmt.Sprintf("kafka[%d].handler_timeout", i), D: c.HandlerTimeout},
+			{Name: "commit timeout", Field: fmt.Sprintf("kafka[%d].commit_timeout", i), D: c.CommitTimeout},
 		})
 		b.LimitName, b.LimitKey, b.Limit = "worker drain", "worker_drain", m.Timeouts.WorkerDrain
 		b.Why = "the message in hand at SIGTERM could not finish, be dead-lettered if it failed, and commit before the reader closes"

@@ -18,7 +18,7 @@ var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox
 // outboxPool is the relays' connections: not in Loops, since the service
 // counts OUTBOX_RELAYS itself.
 func outboxPool(m *Model) []poolShare {
-	return []poolShare{{PoolPart: PoolPart{"outbox relays", m.Relay.Relays}}}
+	return []poolShare{{PoolPart: PoolPart{What: "outbox relays", Conns: m.Relay.Relays}}}
 }
 
 func outboxBounds(m *Model) []Bound {

@@ -41,7 +41,7 @@ func workerBounds(m *Model) []Bound {
 			// A fleet worker hands its lease over once its run is done, so
 			// that the next replica runs the next tick instead of waiting
 			// out the TTL; the release is bounded by CLOSE_TIMEOUT.
-			b = sum([]Term{{b.Name, b.Field, b.D}, {"lease release", "timeouts.close_budget", m.Timeouts.CloseBudget}})
+			b = sum([]Term{{Name: b.Name, Field: b.Field, D: b.D}, {Name: "lease release", Field: "timeouts.close_budget", D: m.Timeouts.CloseBudget}})
 			b.Why = "the run in hand at SIGTERM could not finish and hand the lease over before the pool closes"
 		}
 		b.LimitName, b.LimitKey, b.Limit = "worker drain", "worker_drain", m.Timeouts.WorkerDrain

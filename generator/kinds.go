@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/internal/golit"
 )
 
 // Kind describes one kind of part a service can have, in one place. Plan
@@ -176,7 +177,7 @@ func leaseSetting(field string, ttl Duration) []setting {
 // value of their type: as the environment spells it, and as config.go's
 // constant.
 func durationVar(name string, d time.Duration, from string) EnvVar {
-	return EnvVar{Name: name, Value: Seconds(d), From: from, Go: GoDuration(d)}
+	return EnvVar{Name: name, Value: Seconds(d), From: from, Go: golit.Duration(d)}
 }
 
 func countVar(name string, n int, from string) EnvVar {

@@ -26,10 +26,12 @@ var layers = map[string]int{
 	"internal/disktest":   0, // what the packages' tests share about files on disk
 	"internal/sqlfixture": 0, // the migrations the schema tests read
 	"internal/inorder":    0, // steps side by side, reported in their order
+	"internal/golit":      0, // values written as Go source (25 * time.Second), for the model and the render
 	"servicedir":          1, // the bytes on disk: write, journal, lock
 	"textchart":           1, // bar charts, tables and wrapped text for a terminal
 	"sqlschema":           1, // the tables a service's migrations create
 	"answers":             2, // the spec a user gives: answers, their defaults, the edits, gsgen.yaml
+	"model":               3, // what gsgen derives from the answers: so far the ladder, the dependency set, the pool and the deploy values
 	"":                    9, // generator: the orchestration
 }
 

@@ -157,22 +157,6 @@ func TestLadderPhases(t *testing.T) {
 	}
 }
 
-func TestGoDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		25 * time.Second:        "25 * time.Second",
-		time.Second:             "time.Second",
-		500 * time.Millisecond:  "500 * time.Millisecond",
-		90 * time.Second:        "90 * time.Second",
-		2 * time.Minute:         "2 * time.Minute",
-		168 * time.Hour:         "168 * time.Hour",
-		1500 * time.Microsecond: "1500 * time.Microsecond",
-	} {
-		if got := GoDuration(d); got != want {
-			t.Errorf("GoDuration(%v) = %q, want %q", d, got, want)
-		}
-	}
-}
-
 func TestComponentAnswersRejected(t *testing.T) {
 	with := func(comps ...string) Answers { return Answers{Name: "orders", Components: comps} }
 	cases := []struct {

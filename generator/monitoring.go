@@ -21,9 +21,9 @@ type panel struct {
 // metrics namespace. Every query reads a metric the service exports:
 // e2e's TestDashboardReadsExportedMetrics scrapes a running service and
 // checks each name.
-func (m *Model) dashboardPanels() []panel {
+func dashboardPanels(m *Model) []panel {
 	var ps []panel
-	for _, k := range m.monitored() {
+	for _, k := range monitored(m) {
 		if k.panels != nil {
 			ps = append(ps, k.panels(m)...)
 		}
@@ -53,7 +53,7 @@ var leases = &Kind{Name: "lease", on: func(m *Model) bool { return len(m.Leases(
 
 // monitored lists the kinds whose panels and alerts the service shows, the
 // leases' pieces among them, in monitoredOrder.
-func (m *Model) monitored() []*Kind { return m.placed(monitoredOrder, leases) }
+func monitored(m *Model) []*Kind { return m.placed(monitoredOrder, leases) }
 
 func leasePanels(m *Model) []panel {
 	return []panel{
@@ -70,16 +70,16 @@ func leaseAlerts(m *Model) []alert {
 // DashboardQueries lists every PromQL query of the service's dashboard.
 func (m *Model) DashboardQueries() []string {
 	var out []string
-	for _, p := range m.dashboardPanels() {
+	for _, p := range dashboardPanels(m) {
 		for _, q := range p.queries {
-			out = append(out, m.promQL(q[0]))
+			out = append(out, promQL(m, q[0]))
 		}
 	}
 	return out
 }
 
 // promQL fills the service's names into a query.
-func (m *Model) promQL(q string) string {
+func promQL(m *Model, q string) string {
 	return strings.NewReplacer("NS_", m.MetricsNamespace+"_", "NAME", m.Name).Replace(q)
 }
 
@@ -125,12 +125,12 @@ func buildDashboard(m *Model) ([]byte, error) {
 	)
 	datasource := ref{"prometheus", "${datasource}"}
 	var graphs []graph
-	for i, p := range m.dashboardPanels() {
+	for i, p := range dashboardPanels(m) {
 		g := graph{ID: i + 1, Type: "timeseries", Title: p.title, Datasource: datasource,
 			GridPos: gridPos{H: 8, W: 12, X: 12 * (i % 2), Y: 8 * (i / 2)}}
 		g.FieldConfig.Defaults.Unit = p.unit
 		for j, q := range p.queries {
-			g.Targets = append(g.Targets, target{m.promQL(q[0]), q[1], string(rune('A' + j))})
+			g.Targets = append(g.Targets, target{promQL(m, q[0]), q[1], string(rune('A' + j))})
 		}
 		graphs = append(graphs, g)
 	}
@@ -172,9 +172,9 @@ type alert struct {
 // alerts lists the service's alerting rules: each kind's (Kind.alerts) for
 // the kinds the service has, then the container's. "NS"
 // and "NAME" stand for its metrics namespace and its name.
-func (m *Model) alerts() []alert {
+func alerts(m *Model) []alert {
 	var as []alert
-	for _, k := range m.monitored() {
+	for _, k := range monitored(m) {
 		if k.alerts != nil {
 			as = append(as, k.alerts(m)...)
 		}
@@ -192,8 +192,8 @@ func (m *Model) alerts() []alert {
 // AlertQueries lists the PromQL of every alerting rule of the service.
 func (m *Model) AlertQueries() []string {
 	var out []string
-	for _, a := range m.alerts() {
-		out = append(out, m.promQL(a.expr))
+	for _, a := range alerts(m) {
+		out = append(out, promQL(m, a.expr))
 	}
 	return out
 }
@@ -208,9 +208,9 @@ func buildRules(m *Model) ([]byte, error) {
 		Annotations map[string]string `yaml:"annotations"`
 	}
 	var rules []rule
-	for _, a := range m.alerts() {
-		r := rule{Alert: goName(m.Name) + a.name, Expr: m.promQL(a.expr), Labels: map[string]string{"severity": a.severity},
-			Annotations: map[string]string{"summary": m.promQL(a.summary)}}
+	for _, a := range alerts(m) {
+		r := rule{Alert: goName(m.Name) + a.name, Expr: promQL(m, a.expr), Labels: map[string]string{"severity": a.severity},
+			Annotations: map[string]string{"summary": promQL(m, a.summary)}}
 		if a.forDuration != "0m" {
 			r.For = a.forDuration
 		}

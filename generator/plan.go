@@ -42,7 +42,7 @@ type FilePlan []PlannedFile
 // template named *.user.tmpl gives a file the user owns.
 func Plan(m *Model) (FilePlan, error) {
 	var p FilePlan
-	for _, d := range m.templateDirs() {
+	for _, d := range templateDirs(m) {
 		tmpls, err := templateFiles(d.dir)
 		if err != nil {
 			return nil, err
@@ -51,7 +51,7 @@ func Plan(m *Model) (FilePlan, error) {
 			if strings.HasSuffix(t, blocksSuffix) {
 				continue // named blocks another template places, not a file of the service
 			}
-			p = append(p, m.plannedFromTemplate(d.dir, t, d.items)...)
+			p = append(p, plannedFromTemplate(m, d.dir, t, d.items)...)
 		}
 	}
 	p = append(p,
@@ -89,7 +89,7 @@ type templateDir struct {
 
 // templateDirs lists the template folders the model's service gets: the
 // shared ones, for what its kinds need, then each kind's own.
-func (m *Model) templateDirs() []templateDir {
+func templateDirs(m *Model) []templateDir {
 	shared := []struct {
 		dir string
 		on  bool
@@ -140,7 +140,7 @@ const userOwnedSuffix = ".user.tmpl"
 const blocksSuffix = ".blocks.tmpl"
 
 // plannedFromTemplate maps templates/<dir>/<rel> to its output path.
-func (m *Model) plannedFromTemplate(dir, tmpl string, items []Instance) []PlannedFile {
+func plannedFromTemplate(m *Model, dir, tmpl string, items []Instance) []PlannedFile {
 	owner := OwnedByGsgen
 	rel := strings.TrimPrefix(tmpl, dir+"/")
 	if strings.HasSuffix(rel, userOwnedSuffix) {

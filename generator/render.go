@@ -8,12 +8,12 @@ import (
 	"path"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"text/template"
 	"time"
 
+	"github.com/gsgen-dev/gsgen/generator/internal/golit"
 	"github.com/gsgen-dev/gsgen/generator/internal/inorder"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/templates"
@@ -249,31 +249,11 @@ func markerLine(p string) []byte {
 }
 
 // GoDuration writes d as a Go expression: 25 * time.Second, 500 * time.Millisecond.
-func GoDuration(d time.Duration) string {
-	units := []struct {
-		unit time.Duration
-		name string
-	}{{time.Hour, "time.Hour"}, {time.Minute, "time.Minute"}, {time.Second, "time.Second"}, {time.Millisecond, "time.Millisecond"}, {time.Microsecond, "time.Microsecond"}}
-	for _, u := range units {
-		if d%u.unit == 0 {
-			if d == u.unit {
-				return u.name
-			}
-			return fmt.Sprintf("%d * %s", d/u.unit, u.name)
-		}
-	}
-	return fmt.Sprintf("%d * time.Nanosecond", int64(d))
-}
+func GoDuration(d time.Duration) string { return golit.Duration(d) }
 
 // GoStrings writes ss as the elements of a Go string slice literal:
 // "a", "b".
-func GoStrings(ss []string) string {
-	quoted := make([]string, len(ss))
-	for i, s := range ss {
-		quoted[i] = strconv.Quote(s)
-	}
-	return strings.Join(quoted, ", ")
-}
+func GoStrings(ss []string) string { return golit.Strings(ss) }
 
 // lowerFirst is s with its first letter in lower case, as sqlc names the
 // constant that holds a query's text.

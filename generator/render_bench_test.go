@@ -121,7 +121,7 @@ func BenchmarkNewSteps(b *testing.B) {
 	}
 	b.Run("check-declarations", func(b *testing.B) {
 		for b.Loop() {
-			if err := m.checkRenderedGo(files); err != nil {
+			if err := checkRenderedGo(m, files); err != nil {
 				b.Fatal(err)
 			}
 		}
