@@ -112,12 +112,6 @@ type CleanerJob struct {
 	Lease         *Lease // fleet scope: one replica deletes; nil for replica scope
 }
 
-// ItemFileName names the cleaner's per-instance files.
-func (c CleanerJob) ItemFileName() string { return c.FileName }
-
-// InstanceName is the name the user gave it.
-func (c CleanerJob) InstanceName() string { return c.Name }
-
 // cleanerDerive checks each cleaner against the service's schema (gsgen's
 // migrations and the user's, read by PostgreSQL's parser): its table must
 // exist, its column be a timestamp, its key be columns of the table. A

@@ -131,9 +131,6 @@ type Consumer struct {
 	BatchSize       int    // messages per transaction and offset commit
 }
 
-// ItemFileName names the consumer's per-instance files.
-func (c Consumer) ItemFileName() string { return c.FileName }
-
 // DeadLetterHeader is a header a consumer adds to a message it dead-letters,
 // beside the message's own: the service's Go constant, its README and the
 // tests all read it from here.
@@ -153,9 +150,6 @@ var deadLetterHeaders = []DeadLetterHeader{
 	{"SourceOffsetHeader", "dlq_source_offset", "its offset there"},
 	{"DeadLetterGroupHeader", "dlq_group", "the consumer group that gave up on it"},
 }
-
-// InstanceName is the name the user gave it.
-func (c Consumer) InstanceName() string { return c.Name }
 
 // consumerDerive validates each consumer's answers and derives it.
 func consumerDerive(m *Model, a Answers) error {

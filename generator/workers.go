@@ -43,12 +43,6 @@ func (w WorkerJob) Scope() string {
 	return ScopeReplica
 }
 
-// ItemFileName names the worker's per-instance files.
-func (w WorkerJob) ItemFileName() string { return w.FileName }
-
-// InstanceName is the name the user gave it.
-func (w WorkerJob) InstanceName() string { return w.Name }
-
 // TaskType is one asynq task type of the user's: their handler and payload
 // in a file of theirs, gsgen's registration and enqueue helper.
 type TaskType struct {
@@ -59,12 +53,6 @@ type TaskType struct {
 	Queue    string
 	MaxRetry int
 }
-
-// ItemFileName names the task's per-instance files.
-func (t TaskType) ItemFileName() string { return t.FileName }
-
-// InstanceName is the type the user gave it.
-func (t TaskType) InstanceName() string { return t.Type }
 
 // Queue is one asynq queue and how often the server takes from it.
 type Queue struct {
