@@ -31,6 +31,11 @@ type (
 	EnvVar       = gmodel.EnvVar
 	SecretEnv    = gmodel.SecretEnv
 	WorkerDeploy = gmodel.WorkerDeploy
+	// The outbox relay's and the Kafka consumers' settings (outboxDerive,
+	// consumerDerive).
+	Relay            = gmodel.Relay
+	Consumer         = gmodel.Consumer
+	DeadLetterHeader = gmodel.DeadLetterHeader
 )
 
 // sum is a Bound of timeouts that run one after the other (model.Sum).
