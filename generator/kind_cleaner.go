@@ -26,7 +26,7 @@ func cleanerPeriodic(m *Model) []Periodic {
 	var out []Periodic
 	for _, c := range m.Cleaners {
 		// No timeout of its own: a cleaner's delete is cut at shutdown.
-		out = append(out, Periodic{"cleaner " + c.Name, "every " + Seconds(c.Interval), scopeOfLease(c.Lease), c.Lease, 0})
+		out = append(out, Periodic{Part: "cleaner " + c.Name, Schedule: "every " + Seconds(c.Interval), Scope: scopeOfLease(c.Lease), Lease: c.Lease})
 	}
 	return out
 }
@@ -88,28 +88,6 @@ func cleanerPanels(m *Model) []panel {
 func cleanerAlerts(m *Model) []alert {
 	return []alert{{"CleanerFailing", `sum by (cleaner) (increase(NS_cleaner_run_failures_total[1h])) > 3`, "0m", "warning",
 		"A cleaner of NAME keeps failing: its table grows."}}
-}
-
-// CleanerJob is one named cleaner deleting expired rows in batches.
-type CleanerJob struct {
-	Name      string // "outbox-dispatched"
-	GoName    string // "OutboxDispatched"
-	FileName  string // "outbox_dispatched"
-	EnvPrefix string // "CLEANER_OUTBOX_DISPATCHED_"
-	Table     string
-	Column    string // timestamp column compared with now() - Retention
-	Key       string // key column of the keyed subquery
-	Retention time.Duration
-	Interval  time.Duration
-	BatchSize int
-	QueryName string // sqlc query: "DeleteExpiredOutboxDispatched"
-	// TestInsert stores one row with Column set from $1, for the cleaner's
-	// test; empty for a table of the user's.
-	TestInsert string
-	// RetentionNote says how long the table's rows must be kept, for a
-	// comment beside the retention; empty when any retention will do.
-	RetentionNote string
-	Lease         *Lease // fleet scope: one replica deletes; nil for replica scope
 }
 
 // cleanerDerive checks each cleaner against the service's schema (gsgen's
