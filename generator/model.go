@@ -99,11 +99,6 @@ type Model struct {
 // a task timeout above ShutdownTimeout, a cleaner no index helps.
 func (m *Model) Warnings() []string { return append(m.Ladder.Warnings(), m.warnings...) }
 
-// Timeouts is the shutdown budget as durations.
-type Timeouts struct {
-	PreStop, Grace, HTTPShutdown, WorkerDrain, AsynqShutdown, TaskTimeout, CloseBudget, Margin time.Duration
-}
-
 // EventIDHeader is the Kafka header that carries an event's id, defined once
 // for every template: the outbox relay sets it to the row's id, consumers
 // deduplicate on it and dead-letter a message without a usable one.

@@ -45,6 +45,14 @@ type (
 	Queue      = gmodel.Queue
 	Lease      = gmodel.Lease
 	Periodic   = gmodel.Periodic
+	// The shutdown budget (newModel), the gRPC and asynq servers' settings
+	// (grpcDerive, asynqDerive), the CI workflow's (Model.ciWorkflow) and the
+	// largest counts config.go accepts (limits).
+	Timeouts   = gmodel.Timeouts
+	GRPCServer = gmodel.GRPCServer
+	TaskServer = gmodel.TaskServer
+	CIWorkflow = gmodel.CIWorkflow
+	Limits     = gmodel.Limits
 )
 
 // sum is a Bound of timeouts that run one after the other (model.Sum).
