@@ -190,7 +190,7 @@ func picksOneRow(t *sqlschema.Table, keys []string) bool {
 // gsgen's that comes with a component the service lacks, or none at all.
 func (m *Model) missingTable(field, table string) error {
 	for _, c := range AllComponents {
-		if s, err := ownSchema([]Component{c}); err == nil && s[table] != nil {
+		if s, err := m.ownSQL.Schema([]Component{c}); err == nil && s[table] != nil {
 			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %s comes with the %s component, which the service does not have", table, c),
 				Fix: fmt.Sprintf("add %s, or clean a table of the service's own migrations", c)}
 		}
