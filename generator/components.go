@@ -3,7 +3,6 @@ package generator
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -44,25 +43,10 @@ func testInsert(table, column string) string {
 }
 
 // schema reads the tables of the service: gsgen's own migrations, for the
-// components it has, then the user's.
+// components it has, then the user's, through the SQL of gsgen's the model
+// was given (OwnSQL.ServiceSchema).
 func (m *Model) schema() (sqlschema.Schema, error) {
-	if len(m.userSQL) == 0 {
-		return ownSchema(m.Components)
-	}
-	own, err := gsgenMigrations()
-	if err != nil {
-		return nil, err
-	}
-	files := map[string][]byte{}
-	for _, c := range m.Components {
-		maps.Copy(files, own[c])
-	}
-	for p, b := range m.userSQL {
-		if _, clash := files[p]; !clash {
-			files[p] = b
-		}
-	}
-	return sqlschema.ReadSchema(files)
+	return m.ownSQL.ServiceSchema(m.Components, m.userSQL)
 }
 
 // topicRE is Kafka's topic alphabet. The length (at most 249) is checked

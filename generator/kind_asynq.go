@@ -126,15 +126,6 @@ var asynqFlags = []KindFlag{
 		get: func(a Answers) string { return strconv.FormatBool(a.Asynq.AllowRequeue) }},
 }
 
-// TaskServer is the asynq server's settings (design §4).
-type TaskServer struct {
-	Dedicated         bool // its own binary, cmd/<name>-worker, with srv.Run
-	Concurrency       int
-	TaskCheckInterval time.Duration
-	AllowRequeue      bool   // task timeout may exceed ShutdownTimeout: handlers are idempotent
-	ExampleType       string // the example task's type (ExampleTaskType)
-}
-
 // asynqDerive validates the task server's answers and derives its settings.
 func asynqDerive(m *Model, a Answers) error {
 	s := a.Asynq

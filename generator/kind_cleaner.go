@@ -26,7 +26,7 @@ func cleanerPeriodic(m *Model) []Periodic {
 	var out []Periodic
 	for _, c := range m.Cleaners {
 		// No timeout of its own: a cleaner's delete is cut at shutdown.
-		out = append(out, Periodic{"cleaner " + c.Name, "every " + Seconds(c.Interval), scopeOfLease(c.Lease), c.Lease, 0})
+		out = append(out, Periodic{Part: "cleaner " + c.Name, Schedule: "every " + Seconds(c.Interval), Scope: scopeOfLease(c.Lease), Lease: c.Lease})
 	}
 	return out
 }
@@ -89,34 +89,6 @@ func cleanerAlerts(m *Model) []alert {
 	return []alert{{"CleanerFailing", `sum by (cleaner) (increase(NS_cleaner_run_failures_total[1h])) > 3`, "0m", "warning",
 		"A cleaner of NAME keeps failing: its table grows."}}
 }
-
-// CleanerJob is one named cleaner deleting expired rows in batches.
-type CleanerJob struct {
-	Name      string // "outbox-dispatched"
-	GoName    string // "OutboxDispatched"
-	FileName  string // "outbox_dispatched"
-	EnvPrefix string // "CLEANER_OUTBOX_DISPATCHED_"
-	Table     string
-	Column    string // timestamp column compared with now() - Retention
-	Key       string // key column of the keyed subquery
-	Retention time.Duration
-	Interval  time.Duration
-	BatchSize int
-	QueryName string // sqlc query: "DeleteExpiredOutboxDispatched"
-	// TestInsert stores one row with Column set from $1, for the cleaner's
-	// test; empty for a table of the user's.
-	TestInsert string
-	// RetentionNote says how long the table's rows must be kept, for a
-	// comment beside the retention; empty when any retention will do.
-	RetentionNote string
-	Lease         *Lease // fleet scope: one replica deletes; nil for replica scope
-}
-
-// ItemFileName names the cleaner's per-instance files.
-func (c CleanerJob) ItemFileName() string { return c.FileName }
-
-// InstanceName is the name the user gave it.
-func (c CleanerJob) InstanceName() string { return c.Name }
 
 // cleanerDerive checks each cleaner against the service's schema (gsgen's
 // migrations and the user's, read by PostgreSQL's parser): its table must
@@ -218,7 +190,7 @@ func picksOneRow(t *sqlschema.Table, keys []string) bool {
 // gsgen's that comes with a component the service lacks, or none at all.
 func (m *Model) missingTable(field, table string) error {
 	for _, c := range AllComponents {
-		if s, err := ownSchema([]Component{c}); err == nil && s[table] != nil {
+		if s, err := m.ownSQL.Schema([]Component{c}); err == nil && s[table] != nil {
 			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %s comes with the %s component, which the service does not have", table, c),
 				Fix: fmt.Sprintf("add %s, or clean a table of the service's own migrations", c)}
 		}

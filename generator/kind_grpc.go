@@ -17,13 +17,6 @@ import (
 // GRPC is the gRPC server kind.
 const GRPC = answers.GRPC
 
-// GRPCServer is the grpc kind's settings on the model.
-type GRPCServer struct {
-	Port            int
-	ShutdownTimeout time.Duration
-	Reflection      bool
-}
-
 // Defaults of the grpc kind.
 const (
 	DefaultGRPCPort            = 50051 // the port gRPC's own examples use

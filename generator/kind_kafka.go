@@ -114,48 +114,16 @@ func consumerAlerts(m *Model) []alert {
 	}
 }
 
-// Consumer is one named Kafka consumer (design §4a, §9).
-type Consumer struct {
-	Name           string // "order-events"
-	GoName         string // "OrderEvents"
-	FileName       string // "order_events"
-	EnvPrefix      string // "KAFKA_ORDER_EVENTS_"
-	Topic          string
-	Group          string
-	HandlerTimeout time.Duration
-	// CommitTimeout bounds what follows the handler: the dead-letter write,
-	// if any, then the offset commit.
-	CommitTimeout   time.Duration
-	MaxAttempts     int    // handler runs before a failing message is dead-lettered
-	DeadLetterTopic string // "events.dlq"
-	BatchSize       int    // messages per transaction and offset commit
-}
-
-// ItemFileName names the consumer's per-instance files.
-func (c Consumer) ItemFileName() string { return c.FileName }
-
-// DeadLetterHeader is a header a consumer adds to a message it dead-letters,
-// beside the message's own: the service's Go constant, its README and the
-// tests all read it from here.
-type DeadLetterHeader struct {
-	Const string // the constant in internal/consumer: "DeadLetterErrorHeader"
-	Key   string // "dlq_error"
-	What  string // what its value says
-}
-
 // deadLetterHeaders are the headers of design §9: why, how many attempts,
 // and where the message came from.
 var deadLetterHeaders = []DeadLetterHeader{
-	{"DeadLetterErrorHeader", "dlq_error", "why: the handler's last error, or what is wrong with the event id"},
-	{"DeadLetterAttemptsHeader", "dlq_attempts", "how many times the handler ran on it; 0 when its event id was unusable"},
-	{"SourceTopicHeader", "dlq_source_topic", "the topic it was read from"},
-	{"SourcePartitionHeader", "dlq_source_partition", "its partition there"},
-	{"SourceOffsetHeader", "dlq_source_offset", "its offset there"},
-	{"DeadLetterGroupHeader", "dlq_group", "the consumer group that gave up on it"},
+	{Const: "DeadLetterErrorHeader", Key: "dlq_error", What: "why: the handler's last error, or what is wrong with the event id"},
+	{Const: "DeadLetterAttemptsHeader", Key: "dlq_attempts", What: "how many times the handler ran on it; 0 when its event id was unusable"},
+	{Const: "SourceTopicHeader", Key: "dlq_source_topic", What: "the topic it was read from"},
+	{Const: "SourcePartitionHeader", Key: "dlq_source_partition", What: "its partition there"},
+	{Const: "SourceOffsetHeader", Key: "dlq_source_offset", What: "its offset there"},
+	{Const: "DeadLetterGroupHeader", Key: "dlq_group", What: "the consumer group that gave up on it"},
 }
-
-// InstanceName is the name the user gave it.
-func (c Consumer) InstanceName() string { return c.Name }
 
 // consumerDerive validates each consumer's answers and derives it.
 func consumerDerive(m *Model, a Answers) error {

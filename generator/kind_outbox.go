@@ -105,23 +105,6 @@ var outboxFlags = []KindFlag{
 		get: func(a Answers) string { return strconv.FormatBool(a.Outbox.Unordered) }},
 }
 
-// Relay is the outbox relay's settings (design §3).
-type Relay struct {
-	Topic        string        // topic of the example event
-	BatchSize    int           // rows per batch
-	PollInterval time.Duration // pause between batches when the backlog is empty
-	BatchTimeout time.Duration // deadline of one batch: lock, publish, mark, commit
-	Ordered      bool          // take a slot's advisory lock so one relay publishes each slot at a time
-	Relays       int           // relay loops per replica, each with a connection while its batch runs
-	// Failure handling (design §9): an event Kafka refuses waits BackoffMin,
-	// then twice as long each time up to BackoffMax, and is parked after
-	// MaxAttempts; a batch that fails as a whole (Kafka down) backs the loop
-	// off the same way without charging the events.
-	MaxAttempts int
-	BackoffMin  time.Duration
-	BackoffMax  time.Duration
-}
-
 // outboxDerive validates the relay's answers and derives its settings.
 func outboxDerive(m *Model, a Answers) error {
 	o := a.Outbox
@@ -131,12 +114,12 @@ func outboxDerive(m *Model, a Answers) error {
 	if err := validateTopic("outbox.topic", o.Topic); err != nil {
 		return err
 	}
-	return m.Relay.validateRetries()
+	return validateRetries(m.Relay)
 }
 
 // validateRetries checks the relay's failure settings against each other
 // (boundedSettings has checked each against its limit).
-func (r *Relay) validateRetries() error {
+func validateRetries(r *Relay) error {
 	switch {
 	case r.BackoffMin > r.BackoffMax:
 		return &InputError{Field: "outbox.backoff_min", Msg: fmt.Sprintf("%v is longer than outbox.backoff_max %v", Seconds(r.BackoffMin), Seconds(r.BackoffMax)),

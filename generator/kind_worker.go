@@ -23,7 +23,7 @@ var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop callin
 func workerPeriodic(m *Model) []Periodic {
 	var out []Periodic
 	for _, w := range m.Workers {
-		out = append(out, Periodic{"worker " + w.Name, w.Schedule(), w.Scope(), w.Lease, w.Timeout})
+		out = append(out, Periodic{Part: "worker " + w.Name, Schedule: w.Schedule(), Scope: w.Scope(), Lease: w.Lease, Timeout: w.Timeout})
 	}
 	return out
 }

@@ -5,8 +5,14 @@ import (
 	"path"
 	"strings"
 
+	// Imported by another name: the package's tests have a helper named model.
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/templates"
 )
+
+// gsgenSQL is gsgen's own SQL as newModel gives it to the model: the
+// migrations read from templates/ and the schemas stored of them.
+var gsgenSQL = gmodel.OwnSQL{Schema: ownSchema, Migrations: gsgenMigrations}
 
 // gsgenMigrations are gsgen's own migrations, by the component that brings
 // them, read from templates/<component>/db/migrations. They are plain SQL,

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/mod/module"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // Component is one part a service can have: answers.Component.
@@ -92,17 +93,13 @@ type Model struct {
 	Answers Answers
 
 	userSQL  map[string][]byte // the user's migrations and queries, by path: cleaners may target their tables
+	ownSQL   gmodel.OwnSQL     // gsgen's own migrations and their stored schemas, which the schema is read with (gsgenSQL)
 	warnings []string          // what is allowed but costly, for stderr
 }
 
 // Warnings lists what the answers allow at a cost, each saying the cost:
 // a task timeout above ShutdownTimeout, a cleaner no index helps.
 func (m *Model) Warnings() []string { return append(m.Ladder.Warnings(), m.warnings...) }
-
-// Timeouts is the shutdown budget as durations.
-type Timeouts struct {
-	PreStop, Grace, HTTPShutdown, WorkerDrain, AsynqShutdown, TaskTimeout, CloseBudget, Margin time.Duration
-}
 
 // EventIDHeader is the Kafka header that carries an event's id, defined once
 // for every template: the outbox relay sets it to the row's id, consumers
@@ -130,7 +127,7 @@ func newModel(a Answers, userSQL map[string][]byte) (*Model, error) {
 		return nil, err
 	}
 	m := &Model{Name: a.Name, Module: a.Module, Components: comps, HTTPPort: a.HTTP.Port, EventIDHeader: EventIDHeader, Limits: limits,
-		AdminPort: DefaultAdminPort, WorkerAdminPort: DefaultAdminPort + 1, MetricsNamespace: snake(a.Name), userSQL: userSQL}
+		AdminPort: DefaultAdminPort, WorkerAdminPort: DefaultAdminPort + 1, MetricsNamespace: snake(a.Name), userSQL: userSQL, ownSQL: gsgenSQL}
 	for _, c := range comps {
 		switch c {
 		case HTTP:

@@ -24,12 +24,6 @@ func (m *Model) MinLeaseTTL() time.Duration { return minLeaseTTL }
 // MaxLeaseTTL is the longest TTL a lease may have.
 func (m *Model) MaxLeaseTTL() time.Duration { return maxLeaseTTL }
 
-// Lease is the fleet scope of one periodic part, as its templates use it.
-type Lease struct {
-	Name string        // its row in gsgen_lease: "worker:nightly-report"
-	TTL  time.Duration // LEASE_TTL
-}
-
 // Leases lists the leases of the service's fleet-scoped parts, cleaners
 // first, as config and main list them.
 func (m *Model) Leases() []Lease {
@@ -42,13 +36,6 @@ func (m *Model) Leases() []Lease {
 	return out
 }
 
-// Periodic is one periodic part, for gsgen plan.
-type Periodic struct {
-	Part, Schedule, Scope string
-	Lease                 *Lease
-	Timeout               time.Duration // zero: none of its own (a cleaner's delete is cut at shutdown)
-}
-
 // Periodic lists the service's periodic parts, in the kinds' order:
 // cleaners, then workers.
 func (m *Model) Periodic() []Periodic {
@@ -59,15 +46,6 @@ func (m *Model) Periodic() []Periodic {
 		}
 	}
 	return out
-}
-
-// scopeOfLease is where a part with lease l runs: on one replica of the
-// fleet at a time with one, on every replica without.
-func scopeOfLease(l *Lease) string {
-	if l == nil {
-		return ScopeReplica
-	}
-	return ScopeFleet
 }
 
 // PeriodicTable is gsgen plan's table of the periodic parts: when each

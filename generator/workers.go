@@ -9,69 +9,6 @@ import (
 	"time"
 )
 
-// WorkerJob is one periodic worker: gsgen's Run loop calls the user's
-// function every Interval, each call bounded by Timeout.
-type WorkerJob struct {
-	Name      string        // "nightly-report"
-	GoName    string        // "NightlyReport"
-	FileName  string        // "nightly_report"
-	EnvPrefix string        // "WORKER_NIGHTLY_REPORT_"
-	Interval  time.Duration // zero for a cron worker
-	Cron      string        // its cron schedule, or empty
-	Timezone  string        // of Cron: "UTC" unless given
-	// Period is the longest time between two ticks: Interval, or the cron
-	// schedule's longest gap; the alert fires after two of them without a success.
-	Period  time.Duration
-	Timeout time.Duration
-	Lease   *Lease // fleet scope; nil for replica scope
-}
-
-// Schedule says when the worker runs, for gsgen plan and the README:
-// "every 24h", "cron 30 2 * * * (Europe/Paris)".
-func (w WorkerJob) Schedule() string {
-	if w.Cron == "" {
-		return "every " + Seconds(w.Interval)
-	}
-	return "cron " + w.Cron + " (" + w.Timezone + ")"
-}
-
-// Scope is ScopeFleet or ScopeReplica.
-func (w WorkerJob) Scope() string {
-	if w.Lease != nil {
-		return ScopeFleet
-	}
-	return ScopeReplica
-}
-
-// ItemFileName names the worker's per-instance files.
-func (w WorkerJob) ItemFileName() string { return w.FileName }
-
-// InstanceName is the name the user gave it.
-func (w WorkerJob) InstanceName() string { return w.Name }
-
-// TaskType is one asynq task type of the user's: their handler and payload
-// in a file of theirs, gsgen's registration and enqueue helper.
-type TaskType struct {
-	Type     string // its name in Redis: "report:build"
-	GoName   string // "ReportBuild"
-	FileName string // "report_build"
-	Timeout  time.Duration
-	Queue    string
-	MaxRetry int
-}
-
-// ItemFileName names the task's per-instance files.
-func (t TaskType) ItemFileName() string { return t.FileName }
-
-// InstanceName is the type the user gave it.
-func (t TaskType) InstanceName() string { return t.Type }
-
-// Queue is one asynq queue and how often the server takes from it.
-type Queue struct {
-	Name     string
-	Priority int
-}
-
 // minWorkerInterval is the shortest pause between a worker's runs gsgen
 // takes: below it the ticker, not the work, sets the pace.
 const minWorkerInterval = time.Second
@@ -97,7 +34,7 @@ func (m *Model) deriveWorkers(a Answers) error {
 		}
 		job := WorkerJob{Name: w.Name, GoName: goName(w.Name), FileName: snake(w.Name),
 			EnvPrefix: envPrefix("WORKER", w.Name), Interval: time.Duration(w.Interval), Period: time.Duration(w.Interval), Timeout: time.Duration(w.Timeout)}
-		if err := job.schedule(field, w); err != nil {
+		if err := setSchedule(&job, field, w); err != nil {
 			return err
 		}
 		lease, err := scopeOf(field, w.Scope, w.LeaseTTL, "worker:"+w.Name)
@@ -156,13 +93,14 @@ func (m *Model) deriveWorkers(a Answers) error {
 		if p == 0 {
 			p = 1
 		}
-		m.Queues = append(m.Queues, Queue{q, p})
+		m.Queues = append(m.Queues, Queue{Name: q, Priority: p})
 	}
 	return nil
 }
 
-// schedule checks the worker's interval or cron schedule and derives its period.
-func (w *WorkerJob) schedule(field string, a WorkerAnswers) error {
+// setSchedule checks the worker's interval or cron schedule and derives
+// its period into w.
+func setSchedule(w *WorkerJob, field string, a WorkerAnswers) error {
 	switch {
 	case a.Cron != "" && a.Interval != 0:
 		return &InputError{Field: field, Msg: "has both an interval and a cron schedule", Fix: "keep one: --interval D runs every D, --cron EXPR at the times it names"}

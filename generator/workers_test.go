@@ -38,7 +38,7 @@ func TestWorkerAndTaskAreDerived(t *testing.T) {
 	if task.GoName != "ReportBuild" || task.FileName != "report_build" || task.Queue != "reports" || task.MaxRetry != DefaultTaskMaxRetry {
 		t.Errorf("task = %+v", task)
 	}
-	if got := m.Queues; !slices.Equal(got, []Queue{{"default", 1}, {"reports", 1}}) {
+	if got := m.Queues; !slices.Equal(got, []Queue{{Name: "default", Priority: 1}, {Name: "reports", Priority: 1}}) {
 		t.Errorf("queues = %v", got)
 	}
 	if !m.HasWorkers {
