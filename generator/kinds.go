@@ -146,9 +146,8 @@ func (m *Model) needs(n Need) bool {
 	return slices.ContainsFunc(m.kindsOn(), func(k *Kind) bool { return slices.Contains(k.Needs, n) })
 }
 
-// instances turns a slice of named instances into []Instance: of the types
-// namesOf names.
-func instances[T Consumer | CleanerJob | WorkerJob | TaskType](list []T) []Instance {
+// instances turns a slice of named instances into []Instance.
+func instances[T Instance](list []T) []Instance {
 	out := make([]Instance, len(list))
 	for i, x := range list {
 		out[i] = x

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	// Imported by another name: the package's tests have a helper named model.
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -77,7 +79,7 @@ func Plan(m *Model) (FilePlan, error) {
 // instance, or one of gsgen's templates.
 func (f PlannedFile) source() string {
 	if it, ok := f.Item.(Instance); ok {
-		return Quote(namesOf(it).name)
+		return Quote(it.Names().Name)
 	}
 	return "gsgen's " + f.Template
 }
@@ -153,35 +155,14 @@ func plannedFromTemplate(m *Model, dir, tmpl string, items []Instance) []Planned
 	}
 	var out []PlannedFile
 	for _, it := range items {
-		out = append(out, PlannedFile{Path: strings.ReplaceAll(rel, "_item_", namesOf(it).file), Owner: owner, Template: tmpl, Item: it})
+		out = append(out, PlannedFile{Path: strings.ReplaceAll(rel, "_item_", it.Names().File), Owner: owner, Template: tmpl, Item: it})
 	}
 	return out
 }
 
-// Instance is a named instance of a component: a Consumer, CleanerJob,
-// WorkerJob or TaskType of the model's, as a PlannedFile's Item holds it
-// for its templates. What it is named by, for the plan and its messages,
-// is namesOf: the types are the model's, their names gsgen's concern.
-type Instance = any
-
-// instanceNames are the names an instance goes by: the one the user gave
-// it, its files' (what _item_ in a template's path becomes) and the one its
-// Go identifiers are built from.
-type instanceNames struct{ name, file, goName string }
-
-// namesOf is the names of it, one of the types instances takes.
-func namesOf(it Instance) instanceNames {
-	switch x := it.(type) {
-	case Consumer:
-		return instanceNames{x.Name, x.FileName, x.GoName}
-	case CleanerJob:
-		return instanceNames{x.Name, x.FileName, x.GoName}
-	case WorkerJob:
-		return instanceNames{x.Name, x.FileName, x.GoName}
-	case TaskType:
-		return instanceNames{x.Type, x.FileName, x.GoName}
-	}
-	panic(fmt.Sprintf("%T is no instance: give it a case in namesOf and in instances", it))
-}
+// Instance is a named instance of a component (a Consumer, CleanerJob,
+// WorkerJob or TaskType of the model's), as a PlannedFile's Item holds it
+// for its templates.
+type Instance interface{ Names() gmodel.InstanceNames }
 
 func (f PlannedFile) ext() string { return path.Ext(f.Path) }

@@ -53,7 +53,7 @@ func (m *Model) poolSize() PoolSize {
 func connectionEach(kind string, items []Instance) []poolShare {
 	var out []poolShare
 	for _, it := range items {
-		out = append(out, poolShare{PoolPart: PoolPart{What: kind + " " + namesOf(it).name, Conns: 1}, loop: true})
+		out = append(out, poolShare{PoolPart: PoolPart{What: kind + " " + it.Names().Name, Conns: 1}, loop: true})
 	}
 	return out
 }

@@ -76,7 +76,7 @@ func checkGoFileName(m *Model, f RenderedFile) error {
 	name := path.Base(f.Path)
 	meant := strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(path.Base(f.Template), ".tmpl"), ".user"), "_item_", "item")
 	bad := func(why string) error {
-		return &InputError{Field: field, Msg: fmt.Sprintf("%s names its file %s, which %s", Quote(namesOf(it).name), f.Path, why),
+		return &InputError{Field: field, Msg: fmt.Sprintf("%s names its file %s, which %s", Quote(it.Names().Name), f.Path, why),
 			Fix: "choose a name that does not end in -test or in an OS or architecture (-linux, -windows, -amd64 ...)"}
 	}
 	if strings.HasSuffix(name, "_test.go") != strings.HasSuffix(meant, "_test.go") {
@@ -133,7 +133,7 @@ func redeclared(m *Model, files []RenderedFile, name string, first, again declar
 			continue
 		}
 		for _, f := range files {
-			if it, ok := f.Item.(Instance); ok && strings.Contains(name, namesOf(it).goName) && !slices.ContainsFunc(suspects, func(s Instance) bool { return sameInstance(s, it) }) {
+			if it, ok := f.Item.(Instance); ok && strings.Contains(name, it.Names().GoName) && !slices.ContainsFunc(suspects, func(s Instance) bool { return sameInstance(s, it) }) {
 				suspects = append(suspects, it)
 			}
 		}
@@ -152,24 +152,24 @@ func redeclared(m *Model, files []RenderedFile, name string, first, again declar
 	other := "gsgen's " + there.file.Path
 	if it, ok := there.file.Item.(Instance); ok {
 		f, _ := instanceField(m, it)
-		other = fmt.Sprintf("%s %s (in %s)", f, Quote(namesOf(it).name), there.file.Path)
+		other = fmt.Sprintf("%s %s (in %s)", f, Quote(it.Names().Name), there.file.Path)
 	} else {
 		for _, it := range slices.Backward(suspects) {
 			if !sameInstance(it, blame) {
 				f, _ := instanceField(m, it)
-				other = fmt.Sprintf("%s %s (in %s)", f, Quote(namesOf(it).name), there.file.Path)
+				other = fmt.Sprintf("%s %s (in %s)", f, Quote(it.Names().Name), there.file.Path)
 				break
 			}
 		}
 	}
-	return &InputError{Field: field, Msg: fmt.Sprintf("%s gives the Go name %s, which %s declares too, so the service would not build", Quote(namesOf(blame).name), name, other),
+	return &InputError{Field: field, Msg: fmt.Sprintf("%s gives the Go name %s, which %s declares too, so the service would not build", Quote(blame.Names().Name), name, other),
 		Fix: "choose another name"}
 }
 
 // sameInstance compares instances by kind and name: the instance types
 // need not be comparable.
 func sameInstance(a, b Instance) bool {
-	return reflect.TypeOf(a) == reflect.TypeOf(b) && namesOf(a).name == namesOf(b).name
+	return reflect.TypeOf(a) == reflect.TypeOf(b) && a.Names().Name == b.Names().Name
 }
 
 // instanceField is the answer an instance comes from ("workers[1].name",
