@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // regen runs gsgen regen on dir as the CLI does: the answers of its
 // gsgen.yaml, defaults applied, then the changes written.
-func regen(t *testing.T, dir string) *Model {
+func regen(t *testing.T, dir string) *gmodel.Model {
 	t.Helper()
 	d, err := servicedir.OpenServiceDir(dir, false, nil)
 	if err != nil {
@@ -46,10 +47,10 @@ func readAnswersOf(t *testing.T, dir string) Answers {
 	return a
 }
 
-func ciNotes(m *Model) []string {
+func ciNotes(m *gmodel.Model) []string {
 	var out []string
 	for _, w := range m.Warnings() {
-		if strings.HasPrefix(w, CIWorkflowPath) {
+		if strings.HasPrefix(w, gmodel.CIWorkflowPath) {
 			out = append(out, w)
 		}
 	}
@@ -68,8 +69,8 @@ func fileThere(t *testing.T, path string) bool {
 // A new service gets the workflow, and gsgen.yaml says ci: github.
 func TestNewServiceHasCI(t *testing.T) {
 	dir := writeService(t, Answers{Name: "shop"})
-	if !fileThere(t, filepath.Join(dir, CIWorkflowPath)) {
-		t.Fatalf("%s not written", CIWorkflowPath)
+	if !fileThere(t, filepath.Join(dir, gmodel.CIWorkflowPath)) {
+		t.Fatalf("%s not written", gmodel.CIWorkflowPath)
 	}
 	if ci := readAnswersOf(t, dir).CI; ci != CIGitHub {
 		t.Errorf("gsgen.yaml says ci: %q, want github", ci)
@@ -81,7 +82,7 @@ func TestNewServiceHasCI(t *testing.T) {
 // brings it back.
 func TestRegenRespectsADeletedWorkflow(t *testing.T) {
 	dir := writeService(t, Answers{Name: "shop", Components: []string{"http", "outbox"}})
-	wf := filepath.Join(dir, CIWorkflowPath)
+	wf := filepath.Join(dir, gmodel.CIWorkflowPath)
 	if err := os.Remove(wf); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestRegenRespectsADeletedWorkflow(t *testing.T) {
 func TestRegenOfAnOlderService(t *testing.T) {
 	for _, own := range []bool{false, true} {
 		dir := writeService(t, Answers{Name: "shop"})
-		wf := filepath.Join(dir, CIWorkflowPath)
+		wf := filepath.Join(dir, gmodel.CIWorkflowPath)
 		if err := os.Remove(wf); err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +135,7 @@ func TestRegenOfAnOlderService(t *testing.T) {
 		lock, _ := os.ReadFile(filepath.Join(dir, servicedir.LockFile))
 		var kept []string
 		for _, l := range strings.Split(string(lock), "\n") {
-			if !strings.HasSuffix(l, "  "+CIWorkflowPath) {
+			if !strings.HasSuffix(l, "  "+gmodel.CIWorkflowPath) {
 				kept = append(kept, l)
 			}
 		}
@@ -186,16 +187,24 @@ func TestCIAnswer(t *testing.T) {
 	}
 }
 
-// The workflow pins the gsgen release that wrote it.
-func TestWorkflowPinsTheRelease(t *testing.T) {
-	defer func(v string) { gsgenVersion = v }(gsgenVersion)
-	gsgenVersion = "v1.4.2"
-	_, files, err := Generate(Answers{Name: "shop"}.WithDefaults())
+// The workflow runs the gsgen vet the model pins (model's
+// TestWorkflowPinsTheRelease: the release that wrote it), in both its steps.
+func TestWorkflowRunsThePinnedVet(t *testing.T) {
+	m, err := NewModel(Answers{Name: "shop"}.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.CI.GsgenVet = "github.com/gsgen-dev/gsgen/cmd/gsgen@v1.4.2"
+	plan, err := Plan(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Render(m, plan)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if f.Path == CIWorkflowPath {
+		if f.Path == gmodel.CIWorkflowPath {
 			if n := strings.Count(string(f.Content), "go run github.com/gsgen-dev/gsgen/cmd/gsgen@v1.4.2 vet"); n != 2 {
 				t.Errorf("the workflow runs gsgen@v1.4.2 %d times, want 2 (text and SARIF):\n%s", n, f.Content)
 			}
@@ -212,7 +221,7 @@ func TestWorkflowPinsTheRelease(t *testing.T) {
 func TestCINoneRemovesGsgensWorkflow(t *testing.T) {
 	for _, edited := range []bool{false, true} {
 		dir := writeService(t, Answers{Name: "shop"})
-		wf := filepath.Join(dir, CIWorkflowPath)
+		wf := filepath.Join(dir, gmodel.CIWorkflowPath)
 		ours := "name: ours now\n"
 		if edited {
 			if err := os.WriteFile(wf, []byte(ours), 0o644); err != nil {

@@ -1,6 +1,10 @@
 package generator
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+)
 
 // A new cleaner is offered the first table no cleaner cleans, gsgen's before
 // the user's, with its timestamp column; none once every table has one.
@@ -9,7 +13,7 @@ func TestCleanerTarget(t *testing.T) {
 		"db/migrations/0100_sessions.sql": []byte("CREATE TABLE sessions (id uuid PRIMARY KEY, note text, expires_at timestamptz NOT NULL);\n"),
 		"db/migrations/0101_audit.sql":    []byte("CREATE TABLE audit (id bigint PRIMARY KEY, what text);\n"), // no timestamp column
 	}
-	model := func(a Answers) *Model {
+	model := func(a answers.Answers) *Model {
 		t.Helper()
 		m, err := newModel(a.WithDefaults(), sql)
 		if err != nil {
@@ -17,23 +21,23 @@ func TestCleanerTarget(t *testing.T) {
 		}
 		return m
 	}
-	base := Answers{Name: "shop", Components: []string{"http", "outbox"}}
+	base := answers.Answers{Name: "shop", Components: []string{"http", "outbox"}}
 	for _, c := range []struct {
 		name          string
-		a             Answers
+		a             answers.Answers
 		table, column string
 		ok            bool
 	}{
 		{"gsgen's table first", base, "outbox_event", "dispatched_at", true},
-		{"then the user's", func() Answers {
+		{"then the user's", func() answers.Answers {
 			a := base
 			a.Components = []string{"http", "kafka"} // kafka brings processed_event's cleaner
 			return a
 		}(), "sessions", "expires_at", true},
-		{"every table cleaned", func() Answers {
+		{"every table cleaned", func() answers.Answers {
 			a := base
 			a.Components = []string{"http", "kafka", "cleaner"}
-			a.Cleaners = []CleanerAnswers{{Name: "processed-events", Table: "processed_event", Column: "processed_at"},
+			a.Cleaners = []answers.CleanerAnswers{{Name: "processed-events", Table: "processed_event", Column: "processed_at"},
 				{Name: "expired-sessions", Table: "sessions", Column: "expires_at"}}
 			return a
 		}(), "", "", false},

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/sqlc"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
@@ -29,12 +30,12 @@ import (
 // Generate runs the pipeline up to the bytes for a new service: it validates
 // the answers (defaults already applied), plans the files and renders them in
 // memory, with sqlc's output and the lock file.
-func Generate(a Answers) (*Model, Rendered, error) { return GenerateWith(a, nil) }
+func Generate(a Answers) (*gmodel.Model, Rendered, error) { return GenerateWith(a, nil) }
 
 // GenerateWith is Generate for an existing service whose user added SQL of
 // their own (db/migrations and db/queries files, by path): sqlc reads it with
 // gsgen's, and cleaners may target the tables it creates.
-func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error) {
+func GenerateWith(a Answers, userSQL map[string][]byte) (*gmodel.Model, Rendered, error) {
 	m, err := newModel(a, userSQL)
 	if err != nil {
 		return nil, nil, err
@@ -78,7 +79,7 @@ func GenerateWith(a Answers, userSQL map[string][]byte) (*Model, Rendered, error
 // TestOwnSQLCOutputIsSQLCs; no child process, no WebAssembly parser without
 // cgo), with SQL of the user's by the sqlc child, which takes about as long
 // as the rendering.
-func renderBesideSQLC(m *Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
+func renderBesideSQLC(m *gmodel.Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
 	inputs, err := render(m, plan, func(f PlannedFile) bool { return sqlc.IsInput(f.Path) })
 	if err != nil {
 		return nil, err
@@ -137,7 +138,7 @@ func sqlcOutput(inputs Rendered, userSQL map[string][]byte) (Rendered, error) {
 // ownSQLCOutput renders what sqlc writes for gsgen's own SQL: db.go and
 // models.go, and one <name>.sql.go for each db/queries/<name>.sql among
 // inputs, from templates/sqlc.
-func ownSQLCOutput(m *Model, inputs Rendered) (Rendered, error) {
+func ownSQLCOutput(m *gmodel.Model, inputs Rendered) (Rendered, error) {
 	root, err := parsed()
 	if err != nil {
 		return nil, err
@@ -169,7 +170,7 @@ func ownSQLCOutput(m *Model, inputs Rendered) (Rendered, error) {
 // every `migrate up`, and with it every new pod, would fail. A newer gsgen
 // adds migrations of its own, so a clash can appear at regen of a service
 // that had none.
-func migrationVersionsClash(m *Model, plan FilePlan, userSQL map[string][]byte) error {
+func migrationVersionsClash(m *gmodel.Model, plan FilePlan, userSQL map[string][]byte) error {
 	gsgens := map[int64]string{}
 	for _, f := range plan {
 		if v, ok := migrationVersion(f.Path); ok && f.Owner == OwnedByGsgen {

@@ -10,14 +10,9 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
 
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/templates"
 )
-
-// Dependencies is the set the model's components import.
-func (m *Model) Dependencies() DependencySet {
-	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis, Otel: m.Tracing, OtelHTTP: m.Tracing && m.HTTP,
-		Cron: m.CronWorkers(), Consumers: m.Kafka, GRPC: m.GRPC != nil}
-}
 
 // ModuleGraph is templates/gomod/graph.txt: the go directive, then every
 // requirement and checksum any service can have, each with the sets that
@@ -143,7 +138,7 @@ var moduleGraph = sync.OnceValues(func() (*ModuleGraph, error) {
 // GoMod is the go.mod of a service of module path with set s, exactly as
 // go mod tidy writes it: a require block of what the service imports, one
 // of what those import (// indirect), a block of one written on one line.
-func (g *ModuleGraph) GoMod(module string, s DependencySet) []byte {
+func (g *ModuleGraph) GoMod(module string, s gmodel.DependencySet) []byte {
 	keys := s.Keys()
 	var direct, indirect []string
 	for _, l := range g.Requires {
@@ -181,7 +176,7 @@ func (g *ModuleGraph) GoMod(module string, s DependencySet) []byte {
 }
 
 // GoSum is the go.sum of a service with set s.
-func (g *ModuleGraph) GoSum(s DependencySet) []byte {
+func (g *ModuleGraph) GoSum(s gmodel.DependencySet) []byte {
 	keys := s.Keys()
 	var b bytes.Buffer
 	for _, l := range g.Sums {
@@ -192,7 +187,7 @@ func (g *ModuleGraph) GoSum(s DependencySet) []byte {
 	return b.Bytes()
 }
 
-func buildGoMod(m *Model) ([]byte, error) {
+func buildGoMod(m *gmodel.Model) ([]byte, error) {
 	g, err := moduleGraph()
 	if err != nil {
 		return nil, err
@@ -200,7 +195,7 @@ func buildGoMod(m *Model) ([]byte, error) {
 	return g.GoMod(m.Module, m.Dependencies()), nil
 }
 
-func buildGoSum(m *Model) ([]byte, error) {
+func buildGoSum(m *gmodel.Model) ([]byte, error) {
 	g, err := moduleGraph()
 	if err != nil {
 		return nil, err
@@ -212,7 +207,7 @@ func buildGoSum(m *Model) ([]byte, error) {
 // is the source of truth a user edits before `gsgen regen`.
 const answersHeader = "# Answers gsgen generated this service from. Edit them, then run gsgen regen\n# to regenerate the files it owns (files you own are never touched).\n"
 
-func buildAnswersFile(m *Model) ([]byte, error) {
+func buildAnswersFile(m *gmodel.Model) ([]byte, error) {
 	b, err := MarshalAnswersFile(m.Answers)
 	if err != nil {
 		return nil, err
@@ -228,7 +223,7 @@ func untouched(ext string, onDisk []byte, module string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, s := range allDependencySets() {
+	for _, s := range gmodel.AllDependencySets() {
 		written := g.GoSum(s)
 		if ext == "mod" {
 			written = g.GoMod(module, s)

@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
+
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 )
 
 var update = flag.Bool("update", false, "rewrite what is stored from a derivation: the module graph (templates/gomod/graph.txt), ownschema.json")
@@ -56,7 +58,7 @@ func TestDependencySets(t *testing.T) {
 		t.Skip("runs go mod tidy; skipped with -short")
 	}
 	type set struct {
-		deps  DependencySet
+		deps  gmodel.DependencySet
 		shape AcceptedService
 	}
 	var sets []set
@@ -84,13 +86,13 @@ func TestDependencySets(t *testing.T) {
 	fullMod, fullSum := tidy(t, sets[i].shape, pins+")\n", nil)
 
 	type tidied struct{ mod, sum []byte }
-	got := map[DependencySet]tidied{}
+	got := map[gmodel.DependencySet]tidied{}
 	type req struct {
 		text   string
 		direct bool
 	}
-	requires := map[req][]DependencySet{}
-	sums := map[string][]DependencySet{}
+	requires := map[req][]gmodel.DependencySet{}
+	sums := map[string][]gmodel.DependencySet{}
 	for _, s := range sets {
 		mod, sum := fullMod, fullSum
 		if s.deps != all {
@@ -109,8 +111,8 @@ func TestDependencySets(t *testing.T) {
 			sums[l] = append(sums[l], s.deps)
 		}
 	}
-	without := func(in []DependencySet) []DependencySet {
-		var out []DependencySet
+	without := func(in []gmodel.DependencySet) []gmodel.DependencySet {
+		var out []gmodel.DependencySet
 		for _, s := range sets {
 			if !slices.Contains(in, s.deps) {
 				out = append(out, s.deps)
@@ -163,7 +165,7 @@ func TestDependencySets(t *testing.T) {
 // others: for each set that has it, the literals of its keys (present and
 // absent), dropping every literal the line's absence from the others does
 // not need.
-func when(in, others []DependencySet) [][]string {
+func when(in, others []gmodel.DependencySet) [][]string {
 	var out [][]string
 	for _, s := range in {
 		keys := s.Keys()
@@ -180,7 +182,7 @@ func when(in, others []DependencySet) [][]string {
 		}
 		for i := 0; i < len(term); {
 			shorter := slices.Delete(slices.Clone(term), i, i+1)
-			if slices.ContainsFunc(others, func(o DependencySet) bool { return holds(shorter, o.Keys()) }) {
+			if slices.ContainsFunc(others, func(o gmodel.DependencySet) bool { return holds(shorter, o.Keys()) }) {
 				i++
 				continue
 			}
@@ -207,7 +209,7 @@ func compareSumLines(a, b string) int {
 }
 
 // all is the set of every module.
-var all = DependencySet{Pgx: true, KafkaGo: true, Asynq: true, Otel: true, OtelHTTP: true, Cron: true, Consumers: true, GRPC: true}
+var all = gmodel.DependencySet{Pgx: true, KafkaGo: true, Asynq: true, Otel: true, OtelHTTP: true, Cron: true, Consumers: true, GRPC: true}
 
 // tidy renders shape without go.mod and go.sum, writes gomod (and gosum,
 // when given) beside it, runs go mod tidy and returns what it wrote.

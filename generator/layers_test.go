@@ -31,7 +31,7 @@ var layers = map[string]int{
 	"textchart":           1, // bar charts, tables and wrapped text for a terminal
 	"sqlschema":           1, // the tables a service's migrations create
 	"answers":             2, // the spec a user gives: answers, their defaults, the edits, gsgen.yaml
-	"model":               3, // what gsgen derives from the answers: so far the ladder, the dependency set, the pool and the deploy values, the kinds' settings and instances, the timeouts, the limits and gsgen's own SQL as the model is given it
+	"model":               3, // what gsgen derives from the answers: Model and New, the kinds (a kind_<name>.go each: derivation and validation, limits, names, variables, drains, pool share, deploy and monitoring pieces, flags), the ladder, the dependency set
 	"":                    9, // generator: the orchestration
 }
 

@@ -1,10 +1,6 @@
 package generator
 
 import (
-	"io/fs"
-	"path"
-	"strings"
-
 	// Imported by another name: the package's tests have a helper named model.
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/templates"
@@ -18,22 +14,15 @@ var gsgenSQL = gmodel.OwnSQL{Schema: ownSchema, Migrations: gsgenMigrations}
 // them, read from templates/<component>/db/migrations. They are plain SQL,
 // not templates (TestGsgenMigrationsArePlainSQL), so they can be read
 // before the model they would render with exists.
-func gsgenMigrations() (map[Component]map[string][]byte, error) {
-	out := map[Component]map[string][]byte{}
-	for _, c := range AllComponents {
-		names, err := fs.Glob(templates.FS, string(c)+"/db/migrations/*.sql.tmpl")
+func gsgenMigrations() (map[gmodel.Component]map[string][]byte, error) {
+	out := map[gmodel.Component]map[string][]byte{}
+	for _, c := range gmodel.AllComponents {
+		files, err := templates.Migrations(string(c))
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range names {
-			b, err := templates.FS.ReadFile(n)
-			if err != nil {
-				return nil, err
-			}
-			if out[c] == nil {
-				out[c] = map[string][]byte{}
-			}
-			out[c]["db/migrations/"+strings.TrimSuffix(path.Base(n), ".tmpl")] = b
+		if len(files) > 0 {
+			out[c] = files
 		}
 	}
 	return out, nil

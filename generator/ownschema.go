@@ -6,6 +6,7 @@ import (
 	"maps"
 	"sync"
 
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
@@ -18,15 +19,15 @@ import (
 //go:embed ownschema.json
 var ownSchemaJSON []byte
 
-var ownSchemas = sync.OnceValues(func() (map[Component]sqlschema.Schema, error) {
-	var out map[Component]sqlschema.Schema
+var ownSchemas = sync.OnceValues(func() (map[gmodel.Component]sqlschema.Schema, error) {
+	var out map[gmodel.Component]sqlschema.Schema
 	err := json.Unmarshal(ownSchemaJSON, &out)
 	return out, err
 })
 
 // ownSchema is the tables the migrations of components create, from the
 // stored schemas. Each component's migrations touch only its own tables.
-func ownSchema(components []Component) (sqlschema.Schema, error) {
+func ownSchema(components []gmodel.Component) (sqlschema.Schema, error) {
 	stored, err := ownSchemas()
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
@@ -18,9 +19,9 @@ func TestOwnSchemasAreStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := map[Component]sqlschema.Schema{}
+	read := map[gmodel.Component]sqlschema.Schema{}
 	all := map[string][]byte{}
-	for _, c := range AllComponents {
+	for _, c := range gmodel.AllComponents {
 		if len(own[c]) == 0 {
 			continue
 		}
@@ -52,7 +53,7 @@ func TestOwnSchemasAreStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	merged, err := ownSchema(AllComponents)
+	merged, err := ownSchema(gmodel.AllComponents)
 	if err != nil {
 		t.Fatal(err)
 	}

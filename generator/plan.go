@@ -28,7 +28,7 @@ type PlannedFile struct {
 	Owner    Owner
 	Template string // path in templates.FS; empty when Build is set
 	Item     any    // the named instance a per-instance template renders
-	Build    func(*Model) ([]byte, error)
+	Build    func(*gmodel.Model) ([]byte, error)
 	NoMarker bool // the format has no comment syntax gsgen may use (go.mod, go.sum)
 	// Merge, when set, makes the file shared: an existing file is merged
 	// with the rendered one (go.mod keeps the user's own requirements)
@@ -42,7 +42,7 @@ type FilePlan []PlannedFile
 // Plan decides which files the model's service has and who owns each.
 // Files under a kind's template folders are planned when the kind is on; a
 // template named *.user.tmpl gives a file the user owns.
-func Plan(m *Model) (FilePlan, error) {
+func Plan(m *gmodel.Model) (FilePlan, error) {
 	var p FilePlan
 	for _, d := range templateDirs(m) {
 		tmpls, err := templateFiles(d.dir)
@@ -91,7 +91,7 @@ type templateDir struct {
 
 // templateDirs lists the template folders the model's service gets: the
 // shared ones, for what its kinds need, then each kind's own.
-func templateDirs(m *Model) []templateDir {
+func templateDirs(m *gmodel.Model) []templateDir {
 	shared := []struct {
 		dir string
 		on  bool
@@ -118,11 +118,8 @@ func templateDirs(m *Model) []templateDir {
 			out = append(out, templateDir{dir: d.dir})
 		}
 	}
-	for _, k := range m.kindsOn() {
-		var items []Instance
-		if k.items != nil {
-			items = k.items(m)
-		}
+	for _, k := range m.KindsOn() {
+		items := k.InstancesOf(m)
 		for _, dir := range k.Dirs {
 			out = append(out, templateDir{dir, items})
 		}
@@ -142,7 +139,7 @@ const userOwnedSuffix = ".user.tmpl"
 const blocksSuffix = ".blocks.tmpl"
 
 // plannedFromTemplate maps templates/<dir>/<rel> to its output path.
-func plannedFromTemplate(m *Model, dir, tmpl string, items []Instance) []PlannedFile {
+func plannedFromTemplate(m *gmodel.Model, dir, tmpl string, items []Instance) []PlannedFile {
 	owner := OwnedByGsgen
 	rel := strings.TrimPrefix(tmpl, dir+"/")
 	if strings.HasSuffix(rel, userOwnedSuffix) {
@@ -160,9 +157,7 @@ func plannedFromTemplate(m *Model, dir, tmpl string, items []Instance) []Planned
 	return out
 }
 
-// Instance is a named instance of a component (a Consumer, CleanerJob,
-// WorkerJob or TaskType of the model's), as a PlannedFile's Item holds it
-// for its templates.
-type Instance interface{ Names() gmodel.InstanceNames }
+// Instance is a named instance of a component: model.Instance.
+type Instance = gmodel.Instance
 
 func (f PlannedFile) ext() string { return path.Ext(f.Path) }

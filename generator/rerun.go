@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
@@ -33,7 +34,7 @@ func (e *HandEditError) Unwrap() error { return &e.InputError }
 //   - go.mod and go.sum are merged, keeping the user's own requirements;
 //   - the CI workflow is left out when the user deleted it or has one of
 //     their own (keepWorkflowChoice), and gsgen.yaml records ci: none.
-func (s *Service) Regenerate(a Answers, force bool) (*Model, servicedir.Changes, error) {
+func (s *Service) Regenerate(a Answers, force bool) (*gmodel.Model, servicedir.Changes, error) {
 	a, ciNote, err := s.keepWorkflowChoice(a)
 	if err != nil {
 		return nil, nil, err
@@ -43,7 +44,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, servicedir.Changes,
 		return nil, nil, err
 	}
 	if ciNote != "" {
-		m.warnings = append(m.warnings, ciNote)
+		m.Warn(ciNote)
 	}
 	// What gsgen wrote last time, if the current gsgen still renders it the
 	// same: then the diff of a hand edit shows exactly the edit.
@@ -89,7 +90,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, servicedir.Changes,
 		case f.Owner == OwnedByUser:
 			c.Action = servicedir.Keep
 			if w := olderHandler(f, onDisk); w != "" {
-				m.warnings = append(m.warnings, w)
+				m.Warn(w)
 			}
 		case f.Merge != nil:
 			if c.Content, err = f.Merge(onDisk, f.Content); err != nil {
@@ -124,7 +125,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, servicedir.Changes,
 		switch {
 		case s.Lock[p].Owner == OwnedByUser:
 			c.Action = servicedir.Leave
-		case p == CIWorkflowPath && servicedir.Hash(onDisk) != s.Lock[p].Hash:
+		case p == gmodel.CIWorkflowPath && servicedir.Hash(onDisk) != s.Lock[p].Hash:
 			// ci: none with a workflow edited by hand: the edits make it the
 			// user's CI, which ci: none leaves alone.
 			c.Action = servicedir.Leave
@@ -140,8 +141,8 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, servicedir.Changes,
 	s.record(changes)
 	if len(edited) > 0 && !force {
 		fix := "run gsgen upgrade to merge your edits with gsgen's new version (the diff above says how each merges), move the change into a file you own (gsgen never overwrites those), or pass --force to overwrite it"
-		if slices.Contains(edited, CIWorkflowPath) {
-			fix += "; to keep your " + CIWorkflowPath + ", set ci: none in gsgen.yaml"
+		if slices.Contains(edited, gmodel.CIWorkflowPath) {
+			fix += "; to keep your " + gmodel.CIWorkflowPath + ", set ci: none in gsgen.yaml"
 		}
 		return nil, nil, &HandEditError{
 			InputError: InputError{Field: problem.ListShort(edited, 8),
@@ -159,7 +160,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*Model, servicedir.Changes,
 // service no longer builds until the user moves its body into the new
 // signature. The file is the user's, so gsgen only says so.
 func olderHandler(f RenderedFile, onDisk []byte) string {
-	c, ok := f.Item.(Consumer)
+	c, ok := f.Item.(gmodel.Consumer)
 	if !ok || !strings.HasSuffix(f.Template, "_handler.go.user.tmpl") || bytes.Contains(onDisk, []byte("pgx.Tx")) {
 		return ""
 	}

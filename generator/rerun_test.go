@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -55,7 +56,7 @@ func writeService(t *testing.T, a Answers) string {
 func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 	dir := writeService(t, Answers{Name: "shop", Components: []string{"http", "kafka"}})
 	svc := readService(t, dir)
-	a, err := svc.Answers.RemoveComponent(Kafka, "")
+	a, err := svc.Answers.RemoveComponent(gmodel.Kafka, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/internal/sqlfixture"
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // gsgen reads its own migrations as plain SQL before any model exists.
@@ -14,7 +15,7 @@ func TestGsgenMigrationsArePlainSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(own[Outbox]) == 0 || len(own[Kafka]) == 0 {
+	if len(own[gmodel.Outbox]) == 0 || len(own[gmodel.Kafka]) == 0 {
 		t.Fatalf("no migrations found: %v", own)
 	}
 	for c, files := range own {

@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -103,12 +104,12 @@ func readServiceWith(d *servicedir.ServiceDir, a Answers) (*Service, error) {
 
 // Model validates the service's answers and derives its model, with the
 // tables its own migrations create (its cleaners may target them).
-func (s *Service) Model() (*Model, error) { return s.ModelOf(s.Answers.WithDefaults()) }
+func (s *Service) Model() (*gmodel.Model, error) { return s.ModelOf(s.Answers.WithDefaults()) }
 
 // ModelOf validates answers a (defaults applied) as answers of this service,
 // its own SQL included: what gsgen add checks an answer against as it is
 // typed, the Go its named instances render included.
-func (s *Service) ModelOf(a Answers) (*Model, error) {
+func (s *Service) ModelOf(a Answers) (*gmodel.Model, error) {
 	m, err := newModel(a, s.UserSQL)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // userTableSQL is a migration of the user's own, so that a cleaner can
@@ -34,7 +36,7 @@ func AcceptedSpace() ([]AcceptedService, error) {
 	// main.go's order and the ladder: crossing it with every set would
 	// double the space (and the minutes of the test that builds it) to
 	// prove nothing new, so it joins the few shapes below instead.
-	crossed := slices.DeleteFunc(slices.Clone(AllComponents), func(c Component) bool { return c == GRPC })
+	crossed := slices.DeleteFunc(slices.Clone(gmodel.AllComponents), func(c gmodel.Component) bool { return c == gmodel.GRPC })
 	for set := 1; set < 1<<len(crossed); set++ {
 		var comps []string
 		code := ""

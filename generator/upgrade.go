@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/mod/semver"
 
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
@@ -16,7 +17,7 @@ import (
 // conflicts among them, what migrating gsgen.yaml changed, and the gsgen
 // version that wrote the service.
 type Upgrade struct {
-	Model     *Model
+	Model     *gmodel.Model
 	Changes   servicedir.Changes
 	From      string   // the gsgen version that wrote the service; "" when it recorded none
 	Notes     []string // what migrating gsgen.yaml changed

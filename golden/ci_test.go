@@ -11,7 +11,7 @@ import (
 	"github.com/rhysd/actionlint"
 	"gopkg.in/yaml.v3"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // workflow is what the checks below read of a GitHub Actions workflow.
@@ -38,7 +38,7 @@ type workflow struct {
 func TestCIWorkflow(t *testing.T) {
 	for _, p := range presets(t) {
 		t.Run(p.name, func(t *testing.T) {
-			path := filepath.Join(p.tree, generator.CIWorkflowPath)
+			path := filepath.Join(p.tree, model.CIWorkflowPath)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

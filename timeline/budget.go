@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // Plan is what a service's shutdown should look like, from its gsgen.yaml:
 // the ladder, and the parts it drains and closes, named as its log names them.
 type Plan struct {
-	Ladder  generator.Ladder
+	Ladder  model.Ladder
 	Drained []string // "http", "workers", "asynq"
 	Closed  []string // "kafka writer", ..., "postgres pool", "admin listener"
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -41,17 +43,17 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	fs.StringVar(&f.name, "name", "", "service name: a DNS-1123 label (default: base name of DIR)")
 	fs.StringVar(&f.module, "module", "", "Go module path (default: example.com/<name>)")
 	fs.StringVar(&f.components, "components", generator.DefaultComponents,
-		"comma-separated components: "+strings.Join(generator.ComponentNames(), ","))
+		"comma-separated components: "+strings.Join(answers.ComponentNames(), ","))
 	fs.StringArrayVar(&f.consumers, "consumer", nil, "kafka: a consumer as NAME or NAME:TOPIC (repeatable; default one consumer \"events\")")
 	// Not a setting flag (gsgen add has none of it): tracing changes the
 	// example code you own, written once; to trace an existing service, set
 	// tracing: true in its gsgen.yaml and run gsgen regen.
 	fs.BoolVar(&f.tracing, "tracing", false, "OpenTelemetry tracing: OTLP exporter set by OTEL_* variables; one trace from HTTP through the outbox and Kafka to the consumer, and into asynq tasks")
-	fs.StringVar(&f.ci, "ci", generator.CIGitHub, "the service's CI: github (a GitHub Actions workflow gsgen owns, "+generator.CIWorkflowPath+") or none (CI of your own)")
+	fs.StringVar(&f.ci, "ci", generator.CIGitHub, "the service's CI: github (a GitHub Actions workflow gsgen owns, "+model.CIWorkflowPath+") or none (CI of your own)")
 	f.settings = addSettingFlags(cmd)
 	f.settings.addKindFlags(fs, true)
 	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return generator.ComponentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+		return answers.ComponentNames(), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
 	cmd.MarkFlagFilename("config", "yaml", "yml")
 	return f
@@ -74,7 +76,7 @@ func addSettingFlags(cmd *cobra.Command) *settingFlags {
 // kind brings them without a line here. newOnly picks those only gsgen new
 // takes, or the others.
 func (f *settingFlags) addKindFlags(fs *pflag.FlagSet, newOnly bool) {
-	for _, k := range generator.KindFlags() {
+	for _, k := range model.KindFlags() {
 		if k.NewOnly != newOnly {
 			continue
 		}
@@ -145,7 +147,7 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 	}
 	if given("components") {
 		if a.Components = generator.SplitList(f.components); len(a.Components) == 0 {
-			return a, nil, &generator.InputError{Field: "--components", Msg: "is empty", Fix: "choose at least one of " + strings.Join(generator.ComponentNames(), ",")}
+			return a, nil, &generator.InputError{Field: "--components", Msg: "is empty", Fix: "choose at least one of " + strings.Join(answers.ComponentNames(), ",")}
 		}
 	}
 	given("http-port") // set by its kind's flag, in apply
@@ -168,7 +170,7 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 	// The questions of the kinds chosen here (grpc's port ...): the
 	// interview asks them, so they too make gsgen new ask, or say what
 	// is missing without a terminal.
-	for _, k := range generator.Kinds {
+	for _, k := range model.Kinds {
 		if !slices.Contains(a.Components, string(k.Name)) {
 			continue
 		}
@@ -193,7 +195,7 @@ func (f *settingFlags) apply(fs *pflag.FlagSet, a *generator.Answers) error {
 		}
 		*t.Of(&a.Timeouts) = generator.Duration(d)
 	}
-	for _, k := range generator.KindFlags() {
+	for _, k := range model.KindFlags() {
 		if fs.Changed(k.Name) {
 			if err := k.Set(a, *f.kinds[k.Name]); err != nil {
 				return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/doctor"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // gsgen's own tests' servers, as they default them (README.md, "Tests").
@@ -137,7 +138,7 @@ func gsgenTestsTarget() doctor.Target {
 	}
 	redis, redisSet := os.LookupEnv(testRedisVar)
 	if !redisSet {
-		redis = generator.LocalRedisAddr
+		redis = model.LocalRedisAddr
 	}
 	t := doctor.Target{
 		Postgres:    &doctor.Server{Addr: pg, Var: testPostgresVar, Set: pgSet},

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
@@ -109,7 +110,7 @@ func TestExitCodeOfWrappedErrors(t *testing.T) {
 		{fmt.Errorf("writing: %w", ioErr), exitIO},
 		{fmt.Errorf("x: %w", &problem.LockError{Dir: "orders", Err: problem.ErrLocked}), exitLocked},
 		{&problem.JournalError{Path: "orders", Err: errors.Join(ioErr, errors.New("undo failed"))}, exitJournal},
-		{&generator.LadderError{Err: &generator.InputError{Field: "timeouts.grace"}}, exitBadInput},
+		{&model.LadderError{Err: &generator.InputError{Field: "timeouts.grace"}}, exitBadInput},
 		{&generator.HandEditError{InputError: generator.InputError{Field: "cmd/x/main.go"}}, exitBadInput},
 	} {
 		if got := exitCode(c.err); got != c.code {

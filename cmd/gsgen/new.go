@@ -11,6 +11,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/prompt"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -178,7 +179,7 @@ func equivalentCommand(dir string, m *generator.Model) string {
 	flag("name", a.Name != filepath.Base(absOrSame(dir)), a.Name)
 	flag("module", a.Module != d.Module, a.Module)
 	flag("components", strings.Join(a.Components, ",") != generator.DefaultComponents, strings.Join(a.Components, ","))
-	for _, k := range generator.KindFlags() {
+	for _, k := range model.KindFlags() {
 		switch v := k.Value(a); {
 		case v == "" || v == k.Value(d): // the default of these components (asynq's mode depends on http)
 		case k.Bool && v == "true":

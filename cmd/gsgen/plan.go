@@ -11,6 +11,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/screen"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textchart"
 )
@@ -67,7 +68,7 @@ collide and a value that would fit.`,
 				}
 				m, err = generator.NewModel(a.WithDefaults())
 			}
-			var broken *generator.LadderError
+			var broken *model.LadderError
 			switch {
 			case errors.As(err, &broken):
 				printBudget(&out, broken.Ladder, scr.Cols)
@@ -129,7 +130,7 @@ func serviceModel(dir string, override func(generator.Answers) (generator.Answer
 
 // printBudget writes the ladder as a table and a timeline, for cols
 // terminal columns (0: no limit).
-func printBudget(w io.Writer, l generator.Ladder, cols int) {
+func printBudget(w io.Writer, l model.Ladder, cols int) {
 	fmt.Fprintf(w, "Shutdown budget\n\n%s\nTimeline (from the start of preStop)\n\n%s", l.TableFit(cols), l.TimelineFit(60, cols))
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/prompt"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -171,7 +173,7 @@ you edited by hand stop the run with a diff, unless --force.`,
 					ask, ok := asker(e, accessible)
 					if !ok {
 						return &generator.InputError{Field: "KIND", Msg: "no KIND given, and stdin is not a terminal, so gsgen cannot ask",
-							Fix: "name it: gsgen add KIND [NAME], KIND one of " + strings.Join(generator.KindNames(), ", ") + " (e.g. " + addExample[generator.Worker] + "), or pass --accessible to answer line by line on stdin"}
+							Fix: "name it: gsgen add KIND [NAME], KIND one of " + strings.Join(model.KindNames(), ", ") + " (e.g. " + addExample[answers.Worker] + "), or pass --accessible to answer line by line on stdin"}
 					}
 					added, err := prompt.AddInterview(ask, *a, absOrSame(rf.dir), svc.ModelOf)
 					if cerr := ask.Close(); err == nil {
@@ -187,7 +189,7 @@ you edited by hand stop the run with a diff, unless --force.`,
 				*a, err = inst.add(cmd.Flags(), *a, kind, name)
 				return err
 			})
-			if err == nil && kind == string(generator.Task) && !slices.Contains(before, string(generator.Asynq)) {
+			if err == nil && kind == string(answers.Task) && !slices.Contains(before, string(answers.Asynq)) {
 				fmt.Fprintln(e.stdout, "added asynq too: a task type needs a task server (asynq.mode in gsgen.yaml says where it runs)")
 			}
 			if err == nil && !rf.dryRun {
@@ -218,23 +220,23 @@ type instanceFlags struct {
 
 // instanceFlagKinds lists the kinds each instance flag is for
 // (TestEveryInstanceFlagHasItsKinds holds every flag of register to it).
-var instanceFlagKinds = map[string][]generator.Component{
-	"topic":           {generator.Kafka},
-	"group":           {generator.Kafka},
-	"handler-timeout": {generator.Kafka},
-	"table":           {generator.Cleaner},
-	"column":          {generator.Cleaner},
-	"key":             {generator.Cleaner},
-	"retention":       {generator.Cleaner},
-	"batch":           {generator.Cleaner},
-	"interval":        {generator.Cleaner, generator.Worker},
-	"timeout":         {generator.Worker, generator.Task},
-	"queue":           {generator.Task},
-	"max-retry":       {generator.Task},
-	"cron":            {generator.Worker},
-	"timezone":        {generator.Worker},
-	"scope":           {generator.Cleaner, generator.Worker},
-	"lease-ttl":       {generator.Cleaner, generator.Worker},
+var instanceFlagKinds = map[string][]answers.Component{
+	"topic":           {answers.Kafka},
+	"group":           {answers.Kafka},
+	"handler-timeout": {answers.Kafka},
+	"table":           {answers.Cleaner},
+	"column":          {answers.Cleaner},
+	"key":             {answers.Cleaner},
+	"retention":       {answers.Cleaner},
+	"batch":           {answers.Cleaner},
+	"interval":        {answers.Cleaner, answers.Worker},
+	"timeout":         {answers.Worker, answers.Task},
+	"queue":           {answers.Task},
+	"max-retry":       {answers.Task},
+	"cron":            {answers.Worker},
+	"timezone":        {answers.Worker},
+	"scope":           {answers.Cleaner, answers.Worker},
+	"lease-ttl":       {answers.Cleaner, answers.Worker},
 }
 
 func (f *instanceFlags) register(into *pflag.FlagSet) {
@@ -261,7 +263,7 @@ func (f *instanceFlags) register(into *pflag.FlagSet) {
 
 // checkKind refuses an instance flag given for a kind it is not for, or
 // for no kind ("": gsgen add asks).
-func (f *instanceFlags) checkKind(fs *pflag.FlagSet, kind generator.Component) error {
+func (f *instanceFlags) checkKind(fs *pflag.FlagSet, kind answers.Component) error {
 	var err error
 	f.set.VisitAll(func(flag *pflag.Flag) {
 		kinds := instanceFlagKinds[flag.Name]
@@ -283,12 +285,12 @@ func (f *instanceFlags) checkKind(fs *pflag.FlagSet, kind generator.Component) e
 
 // add returns a with what add KIND [NAME] adds, built from the flags.
 func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name string) (generator.Answers, error) {
-	k := generator.KindNamed(kind)
+	k := model.KindNamed(kind)
 	if k == nil {
 		// Before anything about NAME: "add consumer x" is a wrong kind, not a
 		// name too many.
 		return a, &generator.InputError{Field: "KIND", Msg: "unknown kind " + generator.Quote(kind),
-			Fix: "choose from " + strings.Join(generator.KindNames(), ", ") + " (a Kafka consumer is: gsgen add kafka NAME)"}
+			Fix: "choose from " + strings.Join(model.KindNames(), ", ") + " (a Kafka consumer is: gsgen add kafka NAME)"}
 	}
 	if err := f.checkKind(fs, k.Name); err != nil {
 		return a, err
@@ -320,25 +322,25 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 		return a.AddComponent(k.Name)
 	}
 	if name == "" {
-		return a, usageError{fmt.Errorf("add %s needs a %s, e.g. %s", kind, map[bool]string{true: "TYPE", false: "NAME"}[k.Name == generator.Task], addExample[k.Name])}
+		return a, usageError{fmt.Errorf("add %s needs a %s, e.g. %s", kind, map[bool]string{true: "TYPE", false: "NAME"}[k.Name == answers.Task], addExample[k.Name])}
 	}
 	switch k.Name {
-	case generator.Kafka:
+	case answers.Kafka:
 		return a.AddConsumer(generator.ConsumerAnswers{Name: name, Topic: f.topic, Group: f.group, HandlerTimeout: generator.Duration(f.handlerTimeout)})
-	case generator.Cleaner, generator.Worker:
+	case answers.Cleaner, answers.Worker:
 		if f.scope == generator.ScopeReplica && fs.Changed("lease-ttl") {
 			return a, usageError{errors.New("--lease-ttl is the TTL of a fleet-scoped part's lease; --scope replica takes none: leave one out")}
 		}
 	}
 	switch k.Name {
-	case generator.Cleaner:
+	case answers.Cleaner:
 		if f.table == "" {
 			return a, usageError{errors.New("add cleaner needs --table, e.g. " + addExample[k.Name])}
 		}
 		return a.AddCleaner(generator.CleanerAnswers{Name: name, Table: f.table, Column: f.column, Key: f.key,
 			Retention: generator.Duration(f.retention), Interval: generator.Duration(f.every), BatchSize: f.batch,
 			Scope: f.scope, LeaseTTL: generator.Duration(f.leaseTTL)})
-	case generator.Worker:
+	case answers.Worker:
 		switch {
 		case fs.Changed("interval") && fs.Changed("cron"):
 			return a, usageError{errors.New("add worker takes --interval or --cron, not both: --interval D runs every D, --cron EXPR at the times it names")}
@@ -349,7 +351,7 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 		}
 		return a.AddWorker(generator.WorkerAnswers{Name: name, Interval: generator.Duration(f.every), Cron: f.cron, Timezone: f.timezone,
 			Timeout: generator.Duration(f.timeout), Scope: f.scope, LeaseTTL: generator.Duration(f.leaseTTL)})
-	case generator.Task:
+	case answers.Task:
 		if !fs.Changed("timeout") {
 			return a, usageError{errors.New("add task needs --timeout, how long one attempt may take, e.g. " + addExample[k.Name])}
 		}
@@ -366,11 +368,11 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 }
 
 // addExample is a whole add command for each kind with named instances.
-var addExample = map[generator.Component]string{
-	generator.Kafka:   "gsgen add kafka product-events --topic products",
-	generator.Cleaner: "gsgen add cleaner expired-sessions --table sessions --retention 720h",
-	generator.Worker:  "gsgen add worker nightly-report --interval 24h",
-	generator.Task:    "gsgen add task report:build --timeout 20s",
+var addExample = map[answers.Component]string{
+	answers.Kafka:   "gsgen add kafka product-events --topic products",
+	answers.Cleaner: "gsgen add cleaner expired-sessions --table sessions --retention 720h",
+	answers.Worker:  "gsgen add worker nightly-report --interval 24h",
+	answers.Task:    "gsgen add task report:build --timeout 20s",
 }
 
 func newRegenCmd(e *env) *cobra.Command {
@@ -416,7 +418,7 @@ deleted; the files you own for it are left in place and listed.`,
 				name = args[1]
 			}
 			return rerun(e, rf, func(a *generator.Answers) (err error) {
-				*a, err = a.RemoveComponent(generator.Component(args[0]), name)
+				*a, err = a.RemoveComponent(answers.Component(args[0]), name)
 				return err
 			})
 		},

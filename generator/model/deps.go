@@ -133,3 +133,9 @@ func AllDependencySets() []DependencySet {
 	}
 	return out
 }
+
+// Dependencies is the set the model's components import.
+func (m *Model) Dependencies() DependencySet {
+	return DependencySet{Pgx: m.UsesPostgres, KafkaGo: m.UsesKafka, Asynq: m.UsesRedis, Otel: m.Tracing, OtelHTTP: m.Tracing && m.HTTP,
+		Cron: m.CronWorkers(), Consumers: m.Kafka, GRPC: m.GRPC != nil}
+}

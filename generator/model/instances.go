@@ -6,6 +6,11 @@ package model
 // built from.
 type InstanceNames struct{ Name, File, GoName string }
 
+// Instance is a named instance of a component (a Consumer, CleanerJob,
+// WorkerJob or TaskType of the model's), as a planned file holds it for its
+// templates.
+type Instance interface{ Names() InstanceNames }
+
 // Names is the consumer's names.
 func (c Consumer) Names() InstanceNames { return InstanceNames{c.Name, c.FileName, c.GoName} }
 

@@ -24,6 +24,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/vet"
@@ -298,7 +299,7 @@ func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envVal
 		return s, ok
 	}
 
-	l := generator.Ladder{PreStop: ct.preStop, Margin: defaultMargin, Close: defaultClose, Grace: kubernetesDefaultGrace}
+	l := model.Ladder{PreStop: ct.preStop, Margin: defaultMargin, Close: defaultClose, Grace: kubernetesDefaultGrace}
 	if c.answers != nil {
 		l.Margin, l.Close = time.Duration(c.answers.Timeouts.Margin), time.Duration(c.answers.Timeouts.CloseBudget)
 	}
@@ -307,7 +308,7 @@ func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envVal
 	}
 	for _, v := range bin.drains {
 		if s, ok := value(v); ok {
-			l.Drains = append(l.Drains, generator.Drain{Name: v.name, Key: s.key, D: s.d})
+			l.Drains = append(l.Drains, model.Drain{Name: v.name, Key: s.key, D: s.d})
 		}
 	}
 	pos, prefix := w.at, "terminationGracePeriodSeconds is not set, so Kubernetes gives "+w.kind+" "+w.name+" 30s: "
@@ -319,7 +320,7 @@ func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envVal
 		l.Grace = time.Duration(n) * time.Second
 		pos, prefix = position(w.file.name, w.grace.Line, w.grace.Column), w.kind+" "+w.name+": "
 	}
-	var broken *generator.LadderError
+	var broken *model.LadderError
 	if errors.As(l.Check(), &broken) {
 		findings = append(findings, vet.Finding{Pos: pos, Rule: vet.LadderRule, Message: prefix + broken.Error()})
 	}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/vet"
 )
 
@@ -202,7 +203,7 @@ func TestManifestMessageIsPlans(t *testing.T) {
 	}
 	a.Timeouts.Grace = generator.Duration(35 * time.Second)
 	_, err = generator.NewModel(a.WithDefaults())
-	var plan *generator.LadderError
+	var plan *model.LadderError
 	if !errors.As(err, &plan) {
 		t.Fatalf("gsgen plan accepts grace 35s: %v", err)
 	}

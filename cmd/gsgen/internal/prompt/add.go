@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // Added is what AddInterview settled: the kind, the new instance's name
@@ -23,10 +25,10 @@ type Added struct {
 // included), and each answer is checked as it is typed. It returns once the
 // user confirms adding it to the service in dir (shown as given: pass it
 // absolute, so the question names the directory).
-func AddInterview(ask Asker, a generator.Answers, dir string, model func(generator.Answers) (*generator.Model, error)) (Added, error) {
-	iv := &interview{ask: ask, a: a.Clone(), asked: map[string]question{}, model: model, boundsNow: true}
+func AddInterview(ask Asker, a generator.Answers, dir string, newModel func(generator.Answers) (*generator.Model, error)) (Added, error) {
+	iv := &interview{ask: ask, a: a.Clone(), asked: map[string]question{}, model: newModel, boundsNow: true}
 	var opts []Option
-	for _, k := range generator.Kinds {
+	for _, k := range model.Kinds {
 		if k.Instances == nil && iv.has(k.Name) {
 			continue // one of them is all a service can have
 		}
@@ -36,13 +38,13 @@ func AddInterview(ask Asker, a generator.Answers, dir string, model func(generat
 	if err != nil {
 		return Added{}, err
 	}
-	k := generator.KindNamed(kind)
+	k := model.KindNamed(kind)
 	added := Added{Kind: kind}
 	if k.Instances == nil {
 		if iv.a, err = iv.a.AddComponent(k.Name); err != nil {
 			return Added{}, err
 		}
-		if k.Name == generator.Asynq {
+		if k.Name == answers.Asynq {
 			if err := iv.asynq(); err != nil {
 				return Added{}, err
 			}
@@ -74,17 +76,17 @@ func AddInterview(ask Asker, a generator.Answers, dir string, model func(generat
 
 // addInstance asks for the name and settings of one more instance of k and
 // adds it to the answers; it returns the name.
-func (iv *interview) addInstance(k *generator.Kind) (string, error) {
+func (iv *interview) addInstance(k *model.Kind) (string, error) {
 	// The service as it is, before the new instance: what a new cleaner is
 	// offered comes from its schema and its cleaners.
 	service, err := iv.model(iv.defaults())
 	if err != nil {
 		return "", err
 	}
-	title := map[bool]string{true: "Task type", false: strings.ToUpper(k.Instances.Noun[:1]) + k.Instances.Noun[1:] + " name"}[k.Name == generator.Task]
+	title := map[bool]string{true: "Task type", false: strings.ToUpper(k.Instances.Noun[:1]) + k.Instances.Noun[1:] + " name"}[k.Name == answers.Task]
 	i := len(k.Instances.Names(iv.a))
 	field := fmt.Sprintf("%s[%d]", k.Instances.Field, i)
-	q := question{field: field + "." + map[bool]string{true: "type", false: "name"}[k.Name == generator.Task], title: title,
+	q := question{field: field + "." + map[bool]string{true: "type", false: "name"}[k.Name == answers.Task], title: title,
 		help: nameHelp[k.Name],
 		set: func(a *generator.Answers, s string) error {
 			var err error
@@ -106,7 +108,7 @@ func (iv *interview) addInstance(k *generator.Kind) (string, error) {
 	if iv.a, err = add(iv.a, k.Name, s); err != nil {
 		return "", err
 	}
-	if table, column, ok := service.CleanerTarget(); ok && k.Name == generator.Cleaner {
+	if table, column, ok := service.CleanerTarget(); ok && k.Name == answers.Cleaner {
 		iv.a.Cleaners[i].Table, iv.a.Cleaners[i].Column = table, column // a table no cleaner cleans yet
 	}
 	for _, q := range iv.settings(k, i, service) {
@@ -130,39 +132,39 @@ func parseSchedule(s string, w *generator.WorkerAnswers) error {
 }
 
 // add adds an instance of kind named name, with its defaults to be asked.
-func add(a generator.Answers, kind generator.Component, name string) (generator.Answers, error) {
+func add(a generator.Answers, kind answers.Component, name string) (generator.Answers, error) {
 	switch kind {
-	case generator.Kafka:
+	case answers.Kafka:
 		return a.AddConsumer(generator.ConsumerAnswers{Name: name})
-	case generator.Cleaner:
+	case answers.Cleaner:
 		// A table is needed to validate the name; it is asked next.
 		return a.AddCleaner(generator.NewCleaner(a, name))
-	case generator.Worker:
+	case answers.Worker:
 		return a.AddWorker(generator.WorkerAnswers{Name: name})
-	case generator.Task:
+	case answers.Task:
 		return a.AddTask(generator.TaskAnswers{Type: name})
 	}
 	return a, fmt.Errorf("gsgen cannot ask for a %s yet", kind)
 }
 
-var nameHelp = map[generator.Component]string{
-	generator.Kafka:   "names its Run loop, files and env vars (KAFKA_<NAME>_...); lower case, digits and '-'",
-	generator.Cleaner: "names its Run loop, query and env vars (CLEANER_<NAME>_...); lower case, digits and '-'",
-	generator.Worker:  "names its Run loop, your function's file and env vars (WORKER_<NAME>_...); lower case, digits and '-'",
-	generator.Task:    "its name in Redis, words joined by ':', e.g. report:build",
+var nameHelp = map[answers.Component]string{
+	answers.Kafka:   "names its Run loop, files and env vars (KAFKA_<NAME>_...); lower case, digits and '-'",
+	answers.Cleaner: "names its Run loop, query and env vars (CLEANER_<NAME>_...); lower case, digits and '-'",
+	answers.Worker:  "names its Run loop, your function's file and env vars (WORKER_<NAME>_...); lower case, digits and '-'",
+	answers.Task:    "its name in Redis, words joined by ':', e.g. report:build",
 }
 
 // settings are the questions of a new instance i of k, each offering what
 // the defaults give; a cleaner's column, the timestamp column of the table
 // answered before it in the service (as it was before the addition).
-func (iv *interview) settings(k *generator.Kind, i int, service *generator.Model) []question {
+func (iv *interview) settings(k *model.Kind, i int, service *generator.Model) []question {
 	d := iv.defaults()
 	switch k.Name {
-	case generator.Kafka:
+	case answers.Kafka:
 		c := d.Consumers[i]
 		return []question{{field: fmt.Sprintf("kafka[%d].topic", i), title: "Topic", def: c.Topic, help: "the topic it reads in its consumer group",
 			set: func(a *generator.Answers, s string) error { a.Consumers[i].Topic = s; return nil }}}
-	case generator.Cleaner:
+	case answers.Cleaner:
 		c := d.Cleaners[i]
 		return []question{
 			{field: fmt.Sprintf("cleaners[%d].table", i), title: "Table", def: c.Table, help: "the table to clean: gsgen's or one your migrations create",
@@ -176,7 +178,7 @@ func (iv *interview) settings(k *generator.Kind, i int, service *generator.Model
 			{field: fmt.Sprintf("cleaners[%d].retention", i), title: "Retention", def: c.Retention.String(), help: "how long rows are kept, e.g. 168h for a week",
 				set: func(a *generator.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},
 		}
-	case generator.Worker:
+	case answers.Worker:
 		w := d.Workers[i]
 		field := fmt.Sprintf("workers[%d]", i)
 		cron := func() bool { return iv.a.Workers[i].Cron != "" }
@@ -198,11 +200,11 @@ func (iv *interview) settings(k *generator.Kind, i int, service *generator.Model
 				when: func() bool { return iv.a.Workers[i].Scope == generator.ScopeFleet },
 				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Workers[i].LeaseTTL) }},
 		}
-	case generator.Task:
+	case answers.Task:
 		t := d.Tasks[i]
 		return []question{
 			{field: fmt.Sprintf("tasks[%d].timeout", i), title: "Timeout", def: t.Timeout.String(),
-				help: fmt.Sprintf("one attempt, in whole seconds; at least %v under asynq's shutdown timeout (%v)", generator.TaskMargin, d.Timeouts.AsynqShutdown),
+				help: fmt.Sprintf("one attempt, in whole seconds; at least %v under asynq's shutdown timeout (%v)", model.TaskMargin, d.Timeouts.AsynqShutdown),
 				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Tasks[i].Timeout) }},
 			{field: fmt.Sprintf("tasks[%d].queue", i), title: "Queue", def: t.Queue, help: "the asynq queue it goes to",
 				set: func(a *generator.Answers, s string) error { a.Tasks[i].Queue = s; return nil }},

@@ -10,16 +10,18 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // componentDescriptions is the one line shown beside each component.
-var componentDescriptions = map[generator.Component]string{
-	generator.HTTP:    "net/http server with /healthz, /readyz (503 once shutdown begins) and your routes",
-	generator.GRPC:    "gRPC server with the health service (grpc.health.v1); GracefulStop bounded, then Stop",
-	generator.Outbox:  "outbox table and a relay that publishes committed rows to Kafka (Postgres, kafka-go)",
-	generator.Asynq:   "asynq task server on Redis, beside HTTP or in its own worker binary",
-	generator.Kafka:   "Kafka consumers in a consumer group: fetch, handle, commit (kafka-go)",
-	generator.Cleaner: "periodic delete of expired rows in small batches (needs outbox or kafka)",
+var componentDescriptions = map[answers.Component]string{
+	answers.HTTP:    "net/http server with /healthz, /readyz (503 once shutdown begins) and your routes",
+	answers.GRPC:    "gRPC server with the health service (grpc.health.v1); GracefulStop bounded, then Stop",
+	answers.Outbox:  "outbox table and a relay that publishes committed rows to Kafka (Postgres, kafka-go)",
+	answers.Asynq:   "asynq task server on Redis, beside HTTP or in its own worker binary",
+	answers.Kafka:   "Kafka consumers in a consumer group: fetch, handle, commit (kafka-go)",
+	answers.Cleaner: "periodic delete of expired rows in small batches (needs outbox or kafka)",
 }
 
 var asynqModes = []Option{
@@ -123,7 +125,7 @@ func (iv *interview) text(q question) error {
 // the ladder is checked at the end.
 func (iv *interview) fieldError(a generator.Answers, fields ...string) error {
 	_, err := iv.model(a.WithDefaults())
-	var broken *generator.LadderError
+	var broken *model.LadderError
 	var input *generator.InputError
 	if errors.As(err, &broken) && !iv.boundsNow || !errors.As(err, &input) || !slices.Contains(fields, input.Field) {
 		return nil
@@ -146,13 +148,13 @@ func (iv *interview) checkGiven() error {
 		candidate.Module = cmp.Or(iv.a.Module, generator.DefaultModule(candidate.Name))
 	}
 	_, err := iv.model(candidate)
-	if errors.As(err, new(*generator.LadderError)) {
+	if errors.As(err, new(*model.LadderError)) {
 		return nil
 	}
 	return err
 }
 
-func (iv *interview) has(c generator.Component) bool {
+func (iv *interview) has(c answers.Component) bool {
 	return slices.Contains(iv.a.Components, string(c))
 }
 
@@ -181,7 +183,7 @@ func (iv *interview) components() error {
 		return nil
 	}
 	var opts []Option
-	for _, c := range generator.AllComponents {
+	for _, c := range model.AllComponents {
 		opts = append(opts, Option{string(c), componentDescriptions[c]})
 	}
 	picked, err := iv.ask.ChooseMany(Choice{Title: "Components", Options: opts,
@@ -199,7 +201,7 @@ func (iv *interview) components() error {
 }
 
 func (iv *interview) http() error {
-	if !iv.has(generator.HTTP) || iv.a.HTTP.Port != 0 {
+	if !iv.has(answers.HTTP) || iv.a.HTTP.Port != 0 {
 		return nil
 	}
 	return iv.text(question{field: "http.port", title: "HTTP port", def: strconv.Itoa(generator.DefaultHTTPPort),
@@ -208,7 +210,7 @@ func (iv *interview) http() error {
 }
 
 func (iv *interview) outbox() error {
-	if !iv.has(generator.Outbox) {
+	if !iv.has(answers.Outbox) {
 		return nil
 	}
 	o, def := &iv.a.Outbox, iv.defaults().Outbox
@@ -237,7 +239,7 @@ func (iv *interview) outbox() error {
 }
 
 func (iv *interview) asynq() error {
-	if !iv.has(generator.Asynq) || iv.a.Asynq.Mode != "" {
+	if !iv.has(answers.Asynq) || iv.a.Asynq.Mode != "" {
 		return nil
 	}
 	mode, err := iv.ask.ChooseOne(Choice{Title: "asynq mode", Options: asynqModes,
@@ -249,7 +251,7 @@ func (iv *interview) asynq() error {
 // consumers asks for each Kafka consumer's name and topic until the user
 // has no more.
 func (iv *interview) consumers() error {
-	if !iv.has(generator.Kafka) || iv.a.Consumers != nil {
+	if !iv.has(answers.Kafka) || iv.a.Consumers != nil {
 		return nil
 	}
 	first := iv.defaults().Consumers[0] // the consumer gsgen adds when none is named
@@ -268,7 +270,7 @@ func (iv *interview) consumers() error {
 			return err
 		}
 		topic := iv.a.Consumers[i].Name // a consumer of its own topic by default,
-		if iv.has(generator.Outbox) {
+		if iv.has(answers.Outbox) {
 			topic = iv.defaults().Outbox.Topic // or of what the relay publishes
 		}
 		err = iv.text(question{field: fmt.Sprintf("kafka[%d].topic", i), title: fmt.Sprintf("Kafka consumer %d topic", i+1), def: topic,
@@ -287,7 +289,7 @@ func (iv *interview) consumers() error {
 // cleaners asks for the name and retention of each cleaner the components
 // bring (one per gsgen table).
 func (iv *interview) cleaners() error {
-	if !iv.has(generator.Cleaner) || iv.a.Cleaners != nil {
+	if !iv.has(answers.Cleaner) || iv.a.Cleaners != nil {
 		return nil
 	}
 	iv.a.Cleaners = iv.defaults().Cleaners
@@ -315,7 +317,7 @@ func (iv *interview) cleaners() error {
 // given: a switch as yes or no, anything else as text checked by the
 // kind's own validation.
 func (iv *interview) kinds() error {
-	for _, k := range generator.Kinds {
+	for _, k := range model.Kinds {
 		if !iv.has(k.Name) {
 			continue
 		}
@@ -331,7 +333,7 @@ func (iv *interview) kinds() error {
 	return nil
 }
 
-func (iv *interview) kindQuestion(f generator.KindFlag) error {
+func (iv *interview) kindQuestion(f model.KindFlag) error {
 	def := f.Value(iv.defaults())
 	if f.Bool {
 		yes, err := iv.ask.Confirm(f.Title, def == "true")
@@ -436,14 +438,14 @@ func usage(key string) string {
 }
 
 // ladder is the budget of the answers so far, broken or not.
-func (iv *interview) ladder() (generator.Ladder, error) {
+func (iv *interview) ladder() (model.Ladder, error) {
 	m, err := iv.model(iv.defaults())
-	var broken *generator.LadderError
+	var broken *model.LadderError
 	if errors.As(err, &broken) {
 		return broken.Ladder, nil
 	}
 	if err != nil {
-		return generator.Ladder{}, err
+		return model.Ladder{}, err
 	}
 	return m.Ladder, nil
 }
@@ -455,7 +457,7 @@ func (iv *interview) ladder() (generator.Ladder, error) {
 func (iv *interview) fitLadder() (*generator.Model, error) {
 	for {
 		m, err := iv.model(iv.defaults())
-		var broken *generator.LadderError
+		var broken *model.LadderError
 		if !errors.As(err, &broken) {
 			return m, err
 		}
@@ -498,7 +500,7 @@ func (f fix) key() string { return strings.TrimPrefix(f.q.field, "timeouts.") }
 // fixes lists the numbers a broken ladder names, in the order its error
 // names them, that the user answered here (a number a flag gave stays as
 // given), each with the value that fits: the ways out the error offers.
-func (iv *interview) fixes(broken *generator.LadderError) []fix {
+func (iv *interview) fixes(broken *model.LadderError) []fix {
 	l, field := broken.Ladder, broken.Err.Field
 	var out []fix
 	offer := func(key string, fits time.Duration, what string) {

@@ -9,6 +9,7 @@ import (
 	"testing/iotest"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // Each prompt makes its own scanner on Lines: every scanner must get exactly
@@ -63,7 +64,7 @@ func TestLinesStopsAtALineItCannotHandOn(t *testing.T) {
 }
 
 func TestEveryComponentHasADescription(t *testing.T) {
-	for _, c := range generator.AllComponents {
+	for _, c := range model.AllComponents {
 		if componentDescriptions[c] == "" {
 			t.Errorf("component %s has no one-line description", c)
 		}

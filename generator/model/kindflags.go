@@ -1,10 +1,13 @@
-package generator
+package model
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // KindFlag is one answer of a kind's own as a flag of gsgen new and add:
@@ -28,23 +31,23 @@ type KindFlag struct {
 	// Title is its question in gsgen new's interview; "" leaves it a
 	// flag only.
 	Title string
-	set   func(a *Answers, value string) error
-	get   func(a Answers) string // "" when the kind is off
+	set   func(a *answers.Answers, value string) error
+	get   func(a answers.Answers) string // "" when the kind is off
 	// answered says whether a holds an answer to it; nil: get is not "".
 	// A switch's false is its zero value, so it counts as unanswered.
-	answered func(a Answers) bool
+	answered func(a answers.Answers) bool
 }
 
 // Value is the flag's value in a, as the command line spells it; "" when
 // a does not have the kind.
-func (f KindFlag) Value(a Answers) string { return f.get(a) }
+func (f KindFlag) Value(a answers.Answers) string { return f.get(a) }
 
 // Set writes the flag's value into a, or says what is wrong with it.
-func (f KindFlag) Set(a *Answers, value string) error { return f.set(a, value) }
+func (f KindFlag) Set(a *answers.Answers, value string) error { return f.set(a, value) }
 
 // Answered says whether a already holds the flag's answer, so that the
 // interview does not ask for it.
-func (f KindFlag) Answered(a Answers) bool {
+func (f KindFlag) Answered(a answers.Answers) bool {
 	if f.answered != nil {
 		return f.answered(a)
 	}
@@ -88,27 +91,27 @@ func setPort(p *int, flag, s string, example int) error {
 	fix := "use a number from 1 to 65535, e.g. " + strconv.Itoa(example)
 	switch {
 	case err != nil:
-		return &InputError{Field: flag, Msg: Quote(s) + " is not a TCP port", Fix: fix}
+		return &problem.InputError{Field: flag, Msg: problem.Quote(s) + " is not a TCP port", Fix: fix}
 	case n < 1 || n > 65535:
-		return &InputError{Field: flag, Msg: fmt.Sprintf("%d is not a TCP port", n), Fix: fix}
+		return &problem.InputError{Field: flag, Msg: fmt.Sprintf("%d is not a TCP port", n), Fix: fix}
 	}
 	*p = n
 	return nil
 }
 
-func setDuration(d *Duration, flag, s string) error {
+func setDuration(d *answers.Duration, flag, s string) error {
 	v, err := time.ParseDuration(s)
 	if err != nil || v <= 0 {
-		return &InputError{Field: flag, Msg: Quote(s) + " is not a positive duration", Fix: "use Go's syntax, e.g. 25s or 1m30s"}
+		return &problem.InputError{Field: flag, Msg: problem.Quote(s) + " is not a positive duration", Fix: "use Go's syntax, e.g. 25s or 1m30s"}
 	}
-	*d = Duration(v)
+	*d = answers.Duration(v)
 	return nil
 }
 
 func setBool(b *bool, flag, s string) error {
 	v, err := strconv.ParseBool(s)
 	if err != nil {
-		return &InputError{Field: flag, Msg: fmt.Sprintf("%s is not true or false", Quote(s)), Fix: "use " + flag + " or " + flag + "=false"}
+		return &problem.InputError{Field: flag, Msg: fmt.Sprintf("%s is not true or false", problem.Quote(s)), Fix: "use " + flag + " or " + flag + "=false"}
 	}
 	*b = v
 	return nil
@@ -120,23 +123,23 @@ func setCount(n *int, flag, s string) error {
 	v, err := strconv.Atoi(s)
 	switch {
 	case err != nil:
-		return &InputError{Field: flag, Msg: Quote(s) + " is not a whole number", Fix: "give a whole number greater than zero, or leave the flag out to take the default"}
+		return &problem.InputError{Field: flag, Msg: problem.Quote(s) + " is not a whole number", Fix: "give a whole number greater than zero, or leave the flag out to take the default"}
 	case v <= 0:
-		return &InputError{Field: flag, Msg: fmt.Sprintf("%d must be positive", v), Fix: "give a value greater than zero, or leave the flag out to take the default"}
+		return &problem.InputError{Field: flag, Msg: fmt.Sprintf("%d must be positive", v), Fix: "give a value greater than zero, or leave the flag out to take the default"}
 	}
 	*n = v
 	return nil
 }
 
 // setPositive reads a duration greater than zero, for the same reason.
-func setPositive(d *Duration, flag, s string) error {
+func setPositive(d *answers.Duration, flag, s string) error {
 	v, err := time.ParseDuration(s)
 	switch {
 	case err != nil:
-		return &InputError{Field: flag, Msg: Quote(s) + " is not a duration", Fix: "use Go's syntax, e.g. 25s or 1m30s"}
+		return &problem.InputError{Field: flag, Msg: problem.Quote(s) + " is not a duration", Fix: "use Go's syntax, e.g. 25s or 1m30s"}
 	case v <= 0:
-		return &InputError{Field: flag, Msg: fmt.Sprintf("%v must be positive", v), Fix: "give a value greater than zero, or leave the flag out to take the default"}
+		return &problem.InputError{Field: flag, Msg: fmt.Sprintf("%v must be positive", v), Fix: "give a value greater than zero, or leave the flag out to take the default"}
 	}
-	*d = Duration(v)
+	*d = answers.Duration(v)
 	return nil
 }

@@ -1,10 +1,12 @@
-package generator
+package model
 
 import (
 	"fmt"
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The probes' timings. /readyz and /healthz answer from memory.
@@ -43,7 +45,7 @@ const deployOutboxMaxMessageBytes = 1048576
 // rounding would move SIGTERM or SIGKILL away from the checked ladder.
 func (m *Model) deploy() (Deploy, error) {
 	// Suggest the whole second that keeps the ladder fitting: more grace, a shorter sleep.
-	grace, err := kubernetesSeconds("timeouts.grace", m.Timeouts.Grace, "terminationGracePeriodSeconds", ceilSecond(m.Timeouts.Grace))
+	grace, err := kubernetesSeconds("timeouts.grace", m.Timeouts.Grace, "terminationGracePeriodSeconds", CeilSecond(m.Timeouts.Grace))
 	if err != nil {
 		return Deploy{}, err
 	}
@@ -76,7 +78,7 @@ func (m *Model) deploy() (Deploy, error) {
 			d.Secrets = append(d.Secrets, *s)
 		}
 	}
-	for _, k := range m.kindsOn() {
+	for _, k := range m.KindsOn() {
 		if k.deploy != nil {
 			k.deploy(m, &d)
 		}
@@ -88,8 +90,8 @@ func (m *Model) deploy() (Deploy, error) {
 // field that suggests a whole number of seconds instead.
 func kubernetesSeconds(field string, d time.Duration, what string, suggest time.Duration) (int64, error) {
 	if d%time.Second != 0 {
-		return 0, &InputError{Field: field, Msg: fmt.Sprintf("%v is not a whole number of seconds; Kubernetes counts %s in whole seconds", d, what),
-			Fix: "use " + Seconds(max(time.Second, suggest))}
+		return 0, &problem.InputError{Field: field, Msg: fmt.Sprintf("%v is not a whole number of seconds; Kubernetes counts %s in whole seconds", d, what),
+			Fix: "use " + problem.Seconds(max(time.Second, suggest))}
 	}
 	return secondsOf(d), nil
 }
@@ -103,7 +105,7 @@ func (m *Model) workerLadder() Ladder {
 	t := m.Timeouts
 	l := Ladder{Close: t.CloseBudget, Margin: t.Margin,
 		Drains: []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: t.AsynqShutdown, Note: "Stop, then Shutdown waits for active tasks", Part: "asynq"}}}
-	l.Grace = ceilSecond(l.Worst())
+	l.Grace = CeilSecond(l.Worst())
 	return l
 }
 
@@ -192,7 +194,7 @@ func (m *Model) localEnv() []EnvVar {
 			textVar("KAFKA_BROKERS", LocalKafkaBrokers, "not an answer: the service's default"),
 			boolVar("KAFKA_TLS", false, "not an answer: true when your Kafka wants TLS"))
 	}
-	for _, k := range m.kindsOn() {
+	for _, k := range m.KindsOn() {
 		if k.env != nil {
 			env = append(env, k.env(m)...)
 		}
@@ -233,7 +235,7 @@ func (m *Model) postgresSecret() *SecretEnv {
 // and dead-letter to, sorted, each once.
 func (m *Model) kafkaTopics() []string {
 	var out []string
-	for _, k := range m.kindsOn() {
+	for _, k := range m.KindsOn() {
 		if k.topics != nil {
 			out = append(out, k.topics(m)...)
 		}

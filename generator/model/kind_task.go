@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 const Task = answers.Task
 
 var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
-	Instances: answers.InstancesOf("task", "tasks", func(a *Answers) *[]TaskAnswers { return &a.Tasks }),
+	Instances: answers.InstancesOf("task", "tasks", func(a *answers.Answers) *[]answers.TaskAnswers { return &a.Tasks }),
 	on:        func(m *Model) bool { return len(m.Tasks) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Tasks) },
 	bounds:    taskBounds, settings: taskSettings}
@@ -27,7 +27,7 @@ func taskBounds(m *Model) []Bound {
 	return out
 }
 
-func taskSettings(a Answers) []setting {
+func taskSettings(a answers.Answers) []setting {
 	var s []setting
 	for i, t := range a.Tasks {
 		s = append(s,

@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 const Worker = answers.Worker
 
 var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop calling a function of yours every interval", Dirs: []string{"worker"},
-	Instances: answers.InstancesOf("worker", "workers", func(a *Answers) *[]WorkerAnswers { return &a.Workers }),
+	Instances: answers.InstancesOf("worker", "workers", func(a *answers.Answers) *[]answers.WorkerAnswers { return &a.Workers }),
 	on:        func(m *Model) bool { return len(m.Workers) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Workers) },
 	bounds:    workerBounds, env: workerEnv, settings: workerSettings, panels: workerPanels, alerts: workerAlerts,
@@ -41,7 +41,7 @@ func workerBounds(m *Model) []Bound {
 			// A fleet worker hands its lease over once its run is done, so
 			// that the next replica runs the next tick instead of waiting
 			// out the TTL; the release is bounded by CLOSE_TIMEOUT.
-			b = sum([]Term{{Name: b.Name, Field: b.Field, D: b.D}, {Name: "lease release", Field: "timeouts.close_budget", D: m.Timeouts.CloseBudget}})
+			b = Sum([]Term{{Name: b.Name, Field: b.Field, D: b.D}, {Name: "lease release", Field: "timeouts.close_budget", D: m.Timeouts.CloseBudget}})
 			b.Why = "the run in hand at SIGTERM could not finish and hand the lease over before the pool closes"
 		}
 		b.LimitName, b.LimitKey, b.Limit = "worker drain", "worker_drain", m.Timeouts.WorkerDrain
@@ -65,7 +65,7 @@ func workerEnv(m *Model) []EnvVar {
 	return env
 }
 
-func workerSettings(a Answers) []setting {
+func workerSettings(a answers.Answers) []setting {
 	var s []setting
 	for i, w := range a.Workers {
 		s = append(s,
@@ -76,8 +76,8 @@ func workerSettings(a Answers) []setting {
 	return s
 }
 
-func workerPanels(m *Model) []panel {
-	return []panel{
+func workerPanels(m *Model) []Panel {
+	return []Panel{
 		{"Worker runs per second, by worker", "short", [][2]string{
 			{`sum by (worker) (rate(NS_worker_runs_total[5m]))`, "{{worker}} succeeded"},
 			{`sum by (worker) (rate(NS_worker_run_failures_total[5m]))`, "{{worker}} failed"}}},
@@ -90,10 +90,10 @@ func workerPanels(m *Model) []panel {
 	}
 }
 
-func workerAlerts(m *Model) []alert {
+func workerAlerts(m *Model) []Alert {
 	// Three in an hour, as for the cleaners: one failed run is retried
 	// at the next interval anyway.
-	return []alert{{"WorkerFailing", `sum by (worker) (increase(NS_worker_run_failures_total[1h])) > 3`, "0m", "warning",
+	return []Alert{{"WorkerFailing", `sum by (worker) (increase(NS_worker_run_failures_total[1h])) > 3`, "0m", "warning",
 		"A worker of NAME keeps failing: its runs end in an error, a panic or their timeout (its log says which)."},
 		// Two periods: one late run is a slow one, two missed ones are a
 		// worker that no replica runs (the lease stuck, every run failing).

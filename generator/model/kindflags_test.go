@@ -1,16 +1,19 @@
-package generator
+package model
 
 import (
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The older kinds' flags read back what they were given and refuse a bad
 // value naming the flag, as grpc's do (TestGRPCFlags).
 func TestOlderKindsFlags(t *testing.T) {
-	var a Answers
+	var a answers.Answers
 	good := [][2]string{
 		{"http-port", "9090"},
 		{"outbox-topic", "orders"}, {"outbox-batch-size", "70"}, {"outbox-poll-interval", "250ms"},
@@ -40,12 +43,12 @@ func TestOlderKindsFlags(t *testing.T) {
 	}
 	for _, c := range bad {
 		before := a.HTTP.Port + a.Outbox.BatchSize + a.Asynq.Concurrency
-		var ie *InputError
+		var ie *problem.InputError
 		err := kindFlag(t, c.flag).Set(&a, c.value)
 		if !errors.As(err, &ie) || ie.Field != "--"+c.flag || !strings.Contains(ie.Msg, c.msg) || ie.Fix == "" {
 			t.Errorf("--%s %s: %v, want an InputError on --%s saying %q, with a fix", c.flag, c.value, err, c.flag, c.msg)
 		}
-		if a.HTTP.Port+a.Outbox.BatchSize+a.Asynq.Concurrency != before || a.Outbox.PollInterval != Duration(250*time.Millisecond) || a.Outbox.BatchTimeout != Duration(8*time.Second) || !a.Outbox.Unordered || !a.Asynq.AllowRequeue {
+		if a.HTTP.Port+a.Outbox.BatchSize+a.Asynq.Concurrency != before || a.Outbox.PollInterval != answers.Duration(250*time.Millisecond) || a.Outbox.BatchTimeout != answers.Duration(8*time.Second) || !a.Outbox.Unordered || !a.Asynq.AllowRequeue {
 			t.Errorf("--%s %s changed the answers", c.flag, c.value)
 		}
 	}

@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"fmt"
@@ -8,6 +8,9 @@ import (
 	_ "time/tzdata" // --timezone is checked the same on every machine, with or without a zoneinfo
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The bounds of a lease's TTL: below minLeaseTTL one slow renewal (a busy
@@ -40,7 +43,7 @@ func (m *Model) Leases() []Lease {
 // cleaners, then workers.
 func (m *Model) Periodic() []Periodic {
 	var out []Periodic
-	for _, k := range m.kindsOn() {
+	for _, k := range m.KindsOn() {
 		if k.periodic != nil {
 			out = append(out, k.periodic(m)...)
 		}
@@ -61,10 +64,10 @@ func (m *Model) PeriodicTable() string {
 	for _, p := range parts {
 		ttl, timeout := "-", "-"
 		if p.Lease != nil {
-			ttl = Seconds(p.Lease.TTL)
+			ttl = problem.Seconds(p.Lease.TTL)
 		}
 		if p.Timeout > 0 {
-			timeout = Seconds(p.Timeout)
+			timeout = problem.Seconds(p.Timeout)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Part, p.Schedule, p.Scope, ttl, timeout)
 	}
@@ -108,18 +111,18 @@ func (m *Model) leaseNeedsPostgres() {
 
 // scopeOf checks a scope answer (already defaulted) and the TTL that goes
 // with it; it returns the part's lease, nil for replica scope.
-func scopeOf(field, scope string, ttl Duration, leaseName string) (*Lease, error) {
+func scopeOf(field, scope string, ttl answers.Duration, leaseName string) (*Lease, error) {
 	switch scope {
-	case ScopeReplica:
+	case answers.ScopeReplica:
 		return nil, nil
-	case ScopeFleet:
+	case answers.ScopeFleet:
 	default:
-		return nil, &InputError{Field: field + ".scope", Msg: Quote(scope) + " is not a scope",
+		return nil, &problem.InputError{Field: field + ".scope", Msg: problem.Quote(scope) + " is not a scope",
 			Fix: "use fleet (each tick in one replica, the default) or replica (each tick in every replica)"}
 	}
 	if d := time.Duration(ttl); d < minLeaseTTL || d > maxLeaseTTL {
-		return nil, &InputError{Field: field + ".lease_ttl", Msg: fmt.Sprintf("%v is outside %v..%v", d, minLeaseTTL, maxLeaseTTL),
-			Fix: fmt.Sprintf("use a TTL from %v (one slow renewal must not lose the lease) to %v (how long a killed replica stalls the schedule), e.g. %v", minLeaseTTL, maxLeaseTTL, DefaultLeaseTTL)}
+		return nil, &problem.InputError{Field: field + ".lease_ttl", Msg: fmt.Sprintf("%v is outside %v..%v", d, minLeaseTTL, maxLeaseTTL),
+			Fix: fmt.Sprintf("use a TTL from %v (one slow renewal must not lose the lease) to %v (how long a killed replica stalls the schedule), e.g. %v", minLeaseTTL, maxLeaseTTL, answers.DefaultLeaseTTL)}
 	}
 	return &Lease{Name: leaseName, TTL: time.Duration(ttl)}, nil
 }
@@ -133,7 +136,7 @@ var cronFields = []string{"minute", "hour", "day of month", "month", "day of wee
 func parseCron(field, expr string) (cron.Schedule, error) {
 	fix := "use five fields (minute hour day-of-month month day-of-week), e.g. \"30 2 * * *\" for 02:30 every day, or a descriptor: @hourly, @daily, @weekly, @monthly, @yearly, @every 90s"
 	if strings.Contains(expr, "TZ=") {
-		return nil, &InputError{Field: field + ".cron", Msg: "names its time zone in the expression", Fix: "give the zone as --timezone (timezone: in gsgen.yaml) and the schedule alone"}
+		return nil, &problem.InputError{Field: field + ".cron", Msg: "names its time zone in the expression", Fix: "give the zone as --timezone (timezone: in gsgen.yaml) and the schedule alone"}
 	}
 	s, err := cron.ParseStandard(expr)
 	if err == nil {
@@ -147,11 +150,11 @@ func parseCron(field, expr string) (cron.Schedule, error) {
 			alone := []string{"*", "*", "*", "*", "*"}
 			alone[i] = f[i]
 			if _, ferr := cron.ParseStandard(strings.Join(alone, " ")); ferr != nil {
-				return nil, &InputError{Field: field + ".cron", Msg: fmt.Sprintf("%s: the %s field %s is wrong: %v", Quote(expr), cronFields[i], Quote(f[i]), ferr), Fix: fix}
+				return nil, &problem.InputError{Field: field + ".cron", Msg: fmt.Sprintf("%s: the %s field %s is wrong: %v", problem.Quote(expr), cronFields[i], problem.Quote(f[i]), ferr), Fix: fix}
 			}
 		}
 	}
-	return nil, &InputError{Field: field + ".cron", Msg: fmt.Sprintf("%s is not a cron schedule: %v", Quote(expr), err), Fix: fix}
+	return nil, &problem.InputError{Field: field + ".cron", Msg: fmt.Sprintf("%s is not a cron schedule: %v", problem.Quote(expr), err), Fix: fix}
 }
 
 // loadTimezone checks a cron worker's time zone: an IANA name (the service
@@ -159,7 +162,7 @@ func parseCron(field, expr string) (cron.Schedule, error) {
 func loadTimezone(field, tz string) (*time.Location, error) {
 	loc, err := time.LoadLocation(tz)
 	if err != nil || tz == "" || strings.EqualFold(tz, "local") {
-		return nil, &InputError{Field: field + ".timezone", Msg: Quote(tz) + " is not a time zone gsgen knows",
+		return nil, &problem.InputError{Field: field + ".timezone", Msg: problem.Quote(tz) + " is not a time zone gsgen knows",
 			Fix: "use an IANA name such as UTC, Europe/Paris or America/New_York (Local would follow each pod's clock)"}
 	}
 	return loc, nil

@@ -1,4 +1,4 @@
-package generator
+package model
 
 // The checks on the names the model derives from the answers, before
 // anything is rendered; the checks on the rendered Go are renderedgo.go's.
@@ -6,6 +6,8 @@ package generator
 import (
 	"fmt"
 	"slices"
+
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // maxKubernetesName is the length of a DNS-1123 label: the most a
@@ -29,7 +31,7 @@ type derived struct {
 // collision in.
 func (m *Model) checkDerivedNames() error {
 	var names []derived
-	for _, k := range m.kindsOn() {
+	for _, k := range m.KindsOn() {
 		if k.names != nil {
 			names = append(names, k.names(m)...)
 		}
@@ -41,7 +43,7 @@ func (m *Model) checkDerivedNames() error {
 	for _, n := range names {
 		key := [2]string{n.kind, n.name}
 		if first, ok := seen[key]; ok {
-			return &InputError{Field: n.field, Msg: fmt.Sprintf("%s and %s %s both become the %s %s", Quote(n.value), first.field, Quote(first.value), n.kind, Quote(n.name)),
+			return &problem.InputError{Field: n.field, Msg: fmt.Sprintf("%s and %s %s both become the %s %s", problem.Quote(n.value), first.field, problem.Quote(first.value), n.kind, problem.Quote(n.name)),
 				Fix: "rename one of them"}
 		}
 		seen[key] = n
@@ -52,19 +54,19 @@ func (m *Model) checkDerivedNames() error {
 // checkKubernetesNames refuses a service name whose Kubernetes names (the
 // name with suffixes such as -worker or -postgres) pass 63 characters.
 func (m *Model) checkKubernetesNames() error {
-	longest := slices.MaxFunc(m.kubernetesNames(), func(a, b string) int { return len(a) - len(b) })
+	longest := slices.MaxFunc(m.KubernetesNames(), func(a, b string) int { return len(a) - len(b) })
 	if len(longest) <= maxKubernetesName {
 		return nil
 	}
-	return &InputError{Field: "name", Msg: fmt.Sprintf("%s gives the Kubernetes name %s, %d characters long; Kubernetes allows %d", Quote(m.Name), Quote(longest), len(longest), maxKubernetesName),
+	return &problem.InputError{Field: "name", Msg: fmt.Sprintf("%s gives the Kubernetes name %s, %d characters long; Kubernetes allows %d", problem.Quote(m.Name), problem.Quote(longest), len(longest), maxKubernetesName),
 		Fix: fmt.Sprintf("use a name of at most %d characters", maxKubernetesName-(len(longest)-len(m.Name)))}
 }
 
-// kubernetesNames lists the names deploy/k8s gives objects, containers and
+// KubernetesNames lists the names deploy/k8s gives objects, containers and
 // label values: the service's name, alone and with its suffixes. A test
 // (TestKubernetesNamesAreAllListed) reads every name in the rendered
 // manifests against this list.
-func (m *Model) kubernetesNames() []string {
+func (m *Model) KubernetesNames() []string {
 	names := []string{m.Name, m.Name + "-config"}
 	for _, s := range m.Deploy.Secrets {
 		names = append(names, s.Secret)

@@ -1,9 +1,14 @@
-package generator
+package model
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The asynq kind: an asynq task server and client on Redis, in process
@@ -87,16 +92,16 @@ func asynqEnv(m *Model) []EnvVar {
 	return env
 }
 
-func asynqSettings(a Answers) []setting {
+func asynqSettings(a answers.Answers) []setting {
 	s := []setting{count("asynq.concurrency", a.Asynq.Concurrency, limits.AsynqConcurrency)}
-	for _, q := range sortedKeys(a.Asynq.Queues) {
+	for _, q := range slices.Sorted(maps.Keys(a.Asynq.Queues)) {
 		s = append(s, count("asynq.queues."+q, a.Asynq.Queues[q], limits.QueuePriority))
 	}
 	return s
 }
 
-func asynqPanels(m *Model) []panel {
-	return []panel{
+func asynqPanels(m *Model) []Panel {
+	return []Panel{
 		// Read from Redis: every pod reports the same queues.
 		{"asynq tasks, by queue and state", "short", [][2]string{
 			{`max by (queue, state) (NS_asynq_tasks)`, "{{queue}} {{state}}"}}},
@@ -108,33 +113,39 @@ func asynqPanels(m *Model) []panel {
 	}
 }
 
-func asynqAlerts(m *Model) []alert {
-	return []alert{{"AsynqQueueBacklog", `max by (queue) (NS_asynq_queue_latency_seconds) > 300`, "5m", "warning",
+func asynqAlerts(m *Model) []Alert {
+	return []Alert{{"AsynqQueueBacklog", `max by (queue) (NS_asynq_queue_latency_seconds) > 300`, "5m", "warning",
 		"A task in an asynq queue of NAME has waited over 5 minutes: too few workers, or none."}}
 }
 
 // asynqFlags are the asynq kind's answers as flags of gsgen new and add.
 var asynqFlags = []KindFlag{
-	{Name: "asynq-mode", Usage: "asynq: inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run); default dedicated without http", Default: DefaultAsynqMode, Field: "asynq.mode",
-		set: func(a *Answers, s string) error { a.Asynq.Mode = s; return nil },
-		get: func(a Answers) string { return a.Asynq.Mode }},
-	{Name: "asynq-concurrency", Usage: "asynq: tasks run at once", Default: strconv.Itoa(DefaultConcurrency), Type: "int", Field: "asynq.concurrency",
-		set: func(a *Answers, s string) error { return setCount(&a.Asynq.Concurrency, "--asynq-concurrency", s) },
-		get: func(a Answers) string { return unlessZero(a.Asynq.Concurrency, strconv.Itoa(a.Asynq.Concurrency)) }},
+	{Name: "asynq-mode", Usage: "asynq: inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run); default dedicated without http", Default: answers.DefaultAsynqMode, Field: "asynq.mode",
+		set: func(a *answers.Answers, s string) error { a.Asynq.Mode = s; return nil },
+		get: func(a answers.Answers) string { return a.Asynq.Mode }},
+	{Name: "asynq-concurrency", Usage: "asynq: tasks run at once", Default: strconv.Itoa(answers.DefaultConcurrency), Type: "int", Field: "asynq.concurrency",
+		set: func(a *answers.Answers, s string) error {
+			return setCount(&a.Asynq.Concurrency, "--asynq-concurrency", s)
+		},
+		get: func(a answers.Answers) string {
+			return unlessZero(a.Asynq.Concurrency, strconv.Itoa(a.Asynq.Concurrency))
+		}},
 	{Name: "asynq-allow-requeue", Usage: "asynq: allow --task-timeout above --asynq-shutdown (handlers are idempotent; a deploy re-runs cut tasks)", Default: "false", Bool: true, Type: "bool", Field: "asynq.allow_requeue",
-		set: func(a *Answers, s string) error { return setBool(&a.Asynq.AllowRequeue, "--asynq-allow-requeue", s) },
-		get: func(a Answers) string { return strconv.FormatBool(a.Asynq.AllowRequeue) }},
+		set: func(a *answers.Answers, s string) error {
+			return setBool(&a.Asynq.AllowRequeue, "--asynq-allow-requeue", s)
+		},
+		get: func(a answers.Answers) string { return strconv.FormatBool(a.Asynq.AllowRequeue) }},
 }
 
 // asynqDerive validates the task server's answers and derives its settings.
-func asynqDerive(m *Model, a Answers) error {
+func asynqDerive(m *Model, a answers.Answers) error {
 	s := a.Asynq
 	if s.Mode != "inprocess" && s.Mode != "dedicated" {
-		return &InputError{Field: "asynq.mode", Msg: "unknown mode " + Quote(s.Mode), Fix: "use inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run)"}
+		return &problem.InputError{Field: "asynq.mode", Msg: "unknown mode " + problem.Quote(s.Mode), Fix: "use inprocess (srv.Start beside HTTP) or dedicated (its own worker binary with srv.Run)"}
 	}
 	if time.Duration(a.Timeouts.TaskTimeout)%time.Second != 0 {
-		return &InputError{Field: "timeouts.task_timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", a.Timeouts.TaskTimeout),
-			Fix: "use whole seconds, e.g. " + Seconds(max(time.Second, time.Duration(a.Timeouts.TaskTimeout).Truncate(time.Second)))}
+		return &problem.InputError{Field: "timeouts.task_timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", a.Timeouts.TaskTimeout),
+			Fix: "use whole seconds, e.g. " + problem.Seconds(max(time.Second, time.Duration(a.Timeouts.TaskTimeout).Truncate(time.Second)))}
 	}
 	m.TaskServer = &TaskServer{Dedicated: s.Mode == "dedicated", Concurrency: s.Concurrency, TaskCheckInterval: taskCheckInterval, AllowRequeue: s.AllowRequeue,
 		ExampleType: ExampleTaskType}

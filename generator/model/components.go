@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"cmp"
@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/internal/golit"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
@@ -35,7 +37,7 @@ func envPrefix(kind, name string) string {
 // timestamp column set from $1: empty for a table of the user's, whose
 // required columns gsgen does not know.
 func testInsert(table, column string) string {
-	t, ok := gsgenTableNamed(table)
+	t, ok := answers.OwnTableNamed(table)
 	if !ok {
 		return ""
 	}
@@ -55,7 +57,7 @@ var topicRE = regexp.MustCompile(`^[a-zA-Z0-9._-]+$`)
 
 func validateTopic(field, topic string) error {
 	if !topicRE.MatchString(topic) || len(topic) > 249 || topic == "." || topic == ".." {
-		return &InputError{Field: field, Msg: Quote(topic) + " is not a valid Kafka topic name", Fix: "use letters, digits, '.', '_' and '-' (at most 249)"}
+		return &problem.InputError{Field: field, Msg: problem.Quote(topic) + " is not a valid Kafka topic name", Fix: "use letters, digits, '.', '_' and '-' (at most 249)"}
 	}
 	return nil
 }
@@ -66,13 +68,13 @@ const maxInstanceName = 40
 func validateInstanceName(field, name string, seen map[string]bool) error {
 	switch {
 	case len(name) > maxInstanceName:
-		return &InputError{Field: field, Msg: fmt.Sprintf("%s is %d characters long", Quote(name), len(name)),
+		return &problem.InputError{Field: field, Msg: fmt.Sprintf("%s is %d characters long", problem.Quote(name), len(name)),
 			Fix: fmt.Sprintf("use a name of at most %d characters (it names files, Go identifiers and environment variables)", maxInstanceName)}
 	case !nameRE.MatchString(name):
-		return &InputError{Field: field, Msg: Quote(name) + " is not a valid name", Fix: fmt.Sprintf("use lower-case letters, digits and '-', starting with a letter, at most %d characters, e.g. order-events", maxInstanceName)}
+		return &problem.InputError{Field: field, Msg: problem.Quote(name) + " is not a valid name", Fix: fmt.Sprintf("use lower-case letters, digits and '-', starting with a letter, at most %d characters, e.g. order-events", maxInstanceName)}
 	}
 	if seen[name] {
-		return &InputError{Field: field, Msg: Quote(name) + " is used twice", Fix: "give each instance its own name"}
+		return &problem.InputError{Field: field, Msg: problem.Quote(name) + " is used twice", Fix: "give each instance its own name"}
 	}
 	seen[name] = true
 	return nil
@@ -89,14 +91,14 @@ func (m *Model) CleanerTarget() (table, column string, ok bool) {
 		return "", "", false
 	}
 	var order []*sqlschema.Table
-	for _, gt := range gsgenTables {
+	for _, gt := range answers.OwnTables {
 		if t := schema[gt.Name]; t != nil {
 			order = append(order, t)
 		}
 	}
 	var users []*sqlschema.Table
 	for name, t := range schema {
-		if _, own := gsgenTableNamed(name); !own {
+		if _, own := answers.OwnTableNamed(name); !own {
 			users = append(users, t)
 		}
 	}
@@ -116,7 +118,7 @@ func (m *Model) CleanerTarget() (table, column string, ok bool) {
 // gsgen's own cleaner of it uses, else the table's first timestamp column;
 // "" when the service has no such table, or it has no timestamp column.
 func (m *Model) TimestampColumnOf(table string) string {
-	if t, ok := gsgenTableNamed(table); ok {
+	if t, ok := answers.OwnTableNamed(table); ok {
 		return t.Expires
 	}
 	schema, err := m.schema()

@@ -1,10 +1,11 @@
-package generator
+package model
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The kafka kind: named Kafka consumers, each a reader in its consumer
@@ -12,7 +13,7 @@ import (
 
 var kafkaKind = &Kind{Name: Kafka, Chosen: true, What: "Kafka consumers, each a named reader with its own handler", Dirs: []string{"kafka"},
 	Needs:     []Need{NeedsPostgres, NeedsKafka},
-	Instances: answers.InstancesOf("consumer", "kafka", func(a *Answers) *[]ConsumerAnswers { return &a.Consumers }),
+	Instances: answers.InstancesOf("consumer", "kafka", func(a *answers.Answers) *[]answers.ConsumerAnswers { return &a.Consumers }),
 	on:        func(m *Model) bool { return m.Kafka },
 	items:     func(m *Model) []Instance { return instances(m.Consumers) },
 	derive:    consumerDerive, bounds: consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts,
@@ -51,7 +52,7 @@ func consumerBounds(m *Model) []Bound {
 	for i, c := range m.Consumers {
 		// The message in hand at SIGTERM: its handler, then what follows it
 		// (dead-letter write and offset commit), which the commit timeout bounds.
-		b := sum([]Term{
+		b := Sum([]Term{
 			{Name: "consumer " + c.Name + " handler timeout", Field: fmt.Sprintf("kafka[%d].handler_timeout", i), D: c.HandlerTimeout},
 			{Name: "commit timeout", Field: fmt.Sprintf("kafka[%d].commit_timeout", i), D: c.CommitTimeout},
 		})
@@ -79,7 +80,7 @@ func consumerEnv(m *Model) []EnvVar {
 	return env
 }
 
-func consumerSettings(a Answers) []setting {
+func consumerSettings(a answers.Answers) []setting {
 	var s []setting
 	for i, c := range a.Consumers {
 		s = append(s,
@@ -91,8 +92,8 @@ func consumerSettings(a Answers) []setting {
 	return s
 }
 
-func consumerPanels(m *Model) []panel {
-	return []panel{
+func consumerPanels(m *Model) []Panel {
+	return []Panel{
 		{"Messages handled per second, by consumer", "short", [][2]string{
 			{`sum by (consumer) (rate(NS_consumer_messages_handled_total[5m]))`, "{{consumer}}"}}},
 		{"Handler failures and dead letters, by consumer", "short", [][2]string{
@@ -105,8 +106,8 @@ func consumerPanels(m *Model) []panel {
 	}
 }
 
-func consumerAlerts(m *Model) []alert {
-	return []alert{
+func consumerAlerts(m *Model) []Alert {
+	return []Alert{
 		{"ConsumerDeadLetters", `sum by (consumer) (increase(NS_consumer_messages_dead_lettered_total[15m])) > 0`, "0m", "warning",
 			"A consumer of NAME dead-lettered messages: read them in its dead-letter topic (README.md, What happens to a bad message)."},
 		{"ConsumerLagGrowing", `max by (consumer) (NS_consumer_lag) > 1000 and max by (consumer) (deriv(NS_consumer_lag[15m])) > 0`, "15m", "warning",
@@ -126,7 +127,7 @@ var deadLetterHeaders = []DeadLetterHeader{
 }
 
 // consumerDerive validates each consumer's answers and derives it.
-func consumerDerive(m *Model, a Answers) error {
+func consumerDerive(m *Model, a answers.Answers) error {
 	m.DeadLetterHeaders = deadLetterHeaders
 	seen := map[string]bool{}
 	for i, c := range a.Consumers {
@@ -153,13 +154,13 @@ func consumerDerive(m *Model, a Answers) error {
 // ConfigMap and the README, where a newline or a quote would break them.
 func validateGroup(field, group string) error {
 	if !topicRE.MatchString(group) || len(group) > 249 {
-		return &InputError{Field: field, Msg: Quote(group) + " is not a consumer group id gsgen accepts", Fix: "use letters, digits, '.', '_' and '-' (at most 249), e.g. orders-payments"}
+		return &problem.InputError{Field: field, Msg: problem.Quote(group) + " is not a consumer group id gsgen accepts", Fix: "use letters, digits, '.', '_' and '-' (at most 249), e.g. orders-payments"}
 	}
 	return nil
 }
 
 // validateConsumer checks one consumer's answers beyond its name.
-func validateConsumer(field string, c ConsumerAnswers) error {
+func validateConsumer(field string, c answers.ConsumerAnswers) error {
 	if err := validateTopic(field+".topic", c.Topic); err != nil {
 		return err
 	}
@@ -167,8 +168,8 @@ func validateConsumer(field string, c ConsumerAnswers) error {
 		return err
 	}
 	if c.DeadLetterTopic == c.Topic {
-		return &InputError{Field: field + ".dead_letter_topic", Msg: fmt.Sprintf("%q is the topic the consumer reads: a failed message would come back to it forever", c.DeadLetterTopic),
-			Fix: "use another topic, e.g. " + c.Topic + DeadLetterSuffix}
+		return &problem.InputError{Field: field + ".dead_letter_topic", Msg: fmt.Sprintf("%q is the topic the consumer reads: a failed message would come back to it forever", c.DeadLetterTopic),
+			Fix: "use another topic, e.g. " + c.Topic + answers.DeadLetterSuffix}
 	}
 	// Its timeouts and max_attempts are held to their limits by boundedSettings.
 	return nil

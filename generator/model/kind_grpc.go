@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The grpc kind: a gRPC server (google.golang.org/grpc) with the standard
@@ -30,28 +31,28 @@ const grpcShutdownKey = "grpc.shutdown_timeout"
 var grpcKind = &Kind{Name: GRPC, Chosen: true, What: "a gRPC server (google.golang.org/grpc) with the health service and GracefulStop",
 	Dirs:     []string{"grpc"},
 	on:       func(m *Model) bool { return m.GRPC != nil },
-	defaults: grpcDefaults, derive: grpcDerive, forget: func(a *Answers) { a.GRPC = GRPCAnswers{} },
+	defaults: grpcDefaults, derive: grpcDerive, forget: func(a *answers.Answers) { a.GRPC = answers.GRPCAnswers{} },
 	drains: grpcDrains, env: grpcEnv, settings: grpcSettings, flags: grpcFlags,
 	panels: grpcPanels, alerts: grpcAlerts}
 
-func grpcDefaults(a *Answers) {
+func grpcDefaults(a *answers.Answers) {
 	answers.SetDefault(&a.GRPC.Port, DefaultGRPCPort)
-	answers.SetDefault(&a.GRPC.ShutdownTimeout, Duration(defaultGRPCShutdownTimeout))
+	answers.SetDefault(&a.GRPC.ShutdownTimeout, answers.Duration(defaultGRPCShutdownTimeout))
 }
 
-func grpcDerive(m *Model, a Answers) error {
+func grpcDerive(m *Model, a answers.Answers) error {
 	g := a.GRPC
 	if g.Port < 1 || g.Port > 65535 {
-		return &InputError{Field: "grpc.port", Msg: fmt.Sprintf("%d is not a TCP port", g.Port), Fix: "use a number from 1 to 65535, e.g. " + strconv.Itoa(DefaultGRPCPort)}
+		return &problem.InputError{Field: "grpc.port", Msg: fmt.Sprintf("%d is not a TCP port", g.Port), Fix: "use a number from 1 to 65535, e.g. " + strconv.Itoa(DefaultGRPCPort)}
 	}
 	if g.Port == a.HTTP.Port && m.HTTP {
-		return &InputError{Field: "grpc.port", Msg: fmt.Sprintf("%d is the HTTP port too", g.Port), Fix: "give gRPC a port of its own, e.g. " + strconv.Itoa(DefaultGRPCPort)}
+		return &problem.InputError{Field: "grpc.port", Msg: fmt.Sprintf("%d is the HTTP port too", g.Port), Fix: "give gRPC a port of its own, e.g. " + strconv.Itoa(DefaultGRPCPort)}
 	}
 	if g.Port == m.AdminPort {
-		return &InputError{Field: "grpc.port", Msg: fmt.Sprintf("%d is the admin listener's port (probes, /metrics)", g.Port), Fix: "give gRPC a port of its own, e.g. " + strconv.Itoa(DefaultGRPCPort)}
+		return &problem.InputError{Field: "grpc.port", Msg: fmt.Sprintf("%d is the admin listener's port (probes, /metrics)", g.Port), Fix: "give gRPC a port of its own, e.g. " + strconv.Itoa(DefaultGRPCPort)}
 	}
 	if g.ShutdownTimeout <= 0 {
-		return &InputError{Field: grpcShutdownKey, Msg: fmt.Sprintf("%v must be positive", g.ShutdownTimeout), Fix: "give a duration greater than zero, e.g. " + Seconds(defaultGRPCShutdownTimeout)}
+		return &problem.InputError{Field: grpcShutdownKey, Msg: fmt.Sprintf("%v must be positive", g.ShutdownTimeout), Fix: "give a duration greater than zero, e.g. " + problem.Seconds(defaultGRPCShutdownTimeout)}
 	}
 	m.GRPC = &GRPCServer{Port: g.Port, ShutdownTimeout: time.Duration(g.ShutdownTimeout), Reflection: g.Reflection}
 	return nil
@@ -70,7 +71,7 @@ func grpcEnv(m *Model) []EnvVar {
 	}
 }
 
-func grpcSettings(a Answers) []setting {
+func grpcSettings(a answers.Answers) []setting {
 	return []setting{duration(grpcShutdownKey, a.GRPC.ShutdownTimeout, maxTimeout)}
 }
 
@@ -78,23 +79,29 @@ func grpcSettings(a Answers) []setting {
 var grpcFlags = []KindFlag{
 	{Name: "grpc-port", Usage: "grpc: port the gRPC server listens on", Default: strconv.Itoa(DefaultGRPCPort),
 		Field: "grpc.port", Title: "gRPC port",
-		set: func(a *Answers, s string) error { return setPort(&a.GRPC.Port, "--grpc-port", s, DefaultGRPCPort) },
-		get: func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.Itoa(a.GRPC.Port)) }},
-	{Name: "grpc-shutdown", Usage: "grpc: how long GracefulStop may wait for in-flight RPCs before Stop", Default: Seconds(defaultGRPCShutdownTimeout),
+		set: func(a *answers.Answers, s string) error {
+			return setPort(&a.GRPC.Port, "--grpc-port", s, DefaultGRPCPort)
+		},
+		get: func(a answers.Answers) string { return unlessZero(a.GRPC.Port, strconv.Itoa(a.GRPC.Port)) }},
+	{Name: "grpc-shutdown", Usage: "grpc: how long GracefulStop may wait for in-flight RPCs before Stop", Default: problem.Seconds(defaultGRPCShutdownTimeout),
 		Field: grpcShutdownKey, Title: "gRPC drain",
-		set: func(a *Answers, s string) error { return setDuration(&a.GRPC.ShutdownTimeout, "--grpc-shutdown", s) },
-		get: func(a Answers) string { return unlessZero(a.GRPC.ShutdownTimeout, a.GRPC.ShutdownTimeout.String()) }},
+		set: func(a *answers.Answers, s string) error {
+			return setDuration(&a.GRPC.ShutdownTimeout, "--grpc-shutdown", s)
+		},
+		get: func(a answers.Answers) string {
+			return unlessZero(a.GRPC.ShutdownTimeout, a.GRPC.ShutdownTimeout.String())
+		}},
 	{Name: "grpc-reflection", Usage: "grpc: register the reflection service (grpcurl); GRPC_REFLECTION turns it off", Default: "false", Bool: true,
 		Field: "grpc.reflection", Title: "Register the gRPC reflection service?",
-		set:      func(a *Answers, s string) error { return setBool(&a.GRPC.Reflection, "--grpc-reflection", s) },
-		get:      func(a Answers) string { return unlessZero(a.GRPC.Port, strconv.FormatBool(a.GRPC.Reflection)) },
-		answered: func(a Answers) bool { return a.GRPC.Reflection }},
+		set:      func(a *answers.Answers, s string) error { return setBool(&a.GRPC.Reflection, "--grpc-reflection", s) },
+		get:      func(a answers.Answers) string { return unlessZero(a.GRPC.Port, strconv.FormatBool(a.GRPC.Reflection)) },
+		answered: func(a answers.Answers) bool { return a.GRPC.Reflection }},
 }
 
 // grpcPanels read the histogram the server's interceptor exports
 // (internal/grpcapi): NS_grpc_request_duration_seconds by method and code.
-func grpcPanels(*Model) []panel {
-	return []panel{
+func grpcPanels(*Model) []Panel {
+	return []Panel{
 		{"gRPC calls per second, by method and code", "reqps", [][2]string{
 			{`sum by (method, code) (rate(NS_grpc_request_duration_seconds_count[5m]))`, "{{method}} {{code}}"}}},
 		{"gRPC latency, 99th percentile, by method", "s", [][2]string{
@@ -110,8 +117,8 @@ func grpcPanels(*Model) []panel {
 // NotFound, Canceled ...) or a method it should not call (Unimplemented).
 const grpcServerFaults = "Unknown|Internal|Unavailable|DataLoss|DeadlineExceeded"
 
-func grpcAlerts(*Model) []alert {
-	return []alert{{"GRPCErrors",
+func grpcAlerts(*Model) []Alert {
+	return []Alert{{"GRPCErrors",
 		`sum(rate(NS_grpc_request_duration_seconds_count{code=~"` + grpcServerFaults + `"}[5m])) / sum(rate(NS_grpc_request_duration_seconds_count[5m])) > 0.05`,
 		"10m", "warning", "More than 5% of the gRPC calls to NAME fail with a server-side code (" + strings.ReplaceAll(grpcServerFaults, "|", ", ") + ")."}}
 }

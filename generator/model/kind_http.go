@@ -1,6 +1,10 @@
-package generator
+package model
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+)
 
 // The http kind: a net/http server with graceful Shutdown, drained in
 // step 3 within its own timeout.
@@ -31,8 +35,8 @@ func httpEnv(m *Model) []EnvVar {
 	}
 }
 
-func httpPanels(m *Model) []panel {
-	return []panel{
+func httpPanels(m *Model) []Panel {
+	return []Panel{
 		{"HTTP requests per second, by route and code", "reqps", [][2]string{
 			{`sum by (route, code) (rate(NS_http_request_duration_seconds_count[5m]))`, "{{route}} {{code}}"}}},
 		{"HTTP latency, 99th percentile, by route", "s", [][2]string{
@@ -40,8 +44,8 @@ func httpPanels(m *Model) []panel {
 	}
 }
 
-func httpAlerts(m *Model) []alert {
-	return []alert{{"HTTPErrors",
+func httpAlerts(m *Model) []Alert {
+	return []Alert{{"HTTPErrors",
 		`sum(rate(NS_http_request_duration_seconds_count{code=~"5.."}[5m])) / sum(rate(NS_http_request_duration_seconds_count[5m])) > 0.05`,
 		"10m", "warning", "More than 5% of the HTTP requests to NAME fail with a 5xx."}}
 }
@@ -49,7 +53,9 @@ func httpAlerts(m *Model) []alert {
 // httpFlags are the http kind's answers as flags: gsgen new's only, as
 // before kinds declared their flags (gsgen add http takes the default).
 var httpFlags = []KindFlag{
-	{Name: "http-port", Usage: "port the HTTP server listens on", Default: strconv.Itoa(DefaultHTTPPort), Type: "int", Field: "http.port", NewOnly: true,
-		set: func(a *Answers, s string) error { return setPort(&a.HTTP.Port, "--http-port", s, DefaultHTTPPort) },
-		get: func(a Answers) string { return unlessZero(a.HTTP.Port, strconv.Itoa(a.HTTP.Port)) }},
+	{Name: "http-port", Usage: "port the HTTP server listens on", Default: strconv.Itoa(answers.DefaultHTTPPort), Type: "int", Field: "http.port", NewOnly: true,
+		set: func(a *answers.Answers, s string) error {
+			return setPort(&a.HTTP.Port, "--http-port", s, answers.DefaultHTTPPort)
+		},
+		get: func(a answers.Answers) string { return unlessZero(a.HTTP.Port, strconv.Itoa(a.HTTP.Port)) }},
 }

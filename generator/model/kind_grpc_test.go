@@ -1,18 +1,21 @@
-package generator
+package model
 
 import (
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
-func grpcAnswers(comps ...string) Answers {
-	return Answers{Name: "svc", Components: comps}
+func grpcAnswers(comps ...string) answers.Answers {
+	return answers.Answers{Name: "svc", Components: comps}
 }
 
 func TestGRPCDefaultsAndDrain(t *testing.T) {
-	m, err := NewModel(grpcAnswers("grpc").WithDefaults())
+	m, err := newModel(grpcAnswers("grpc").WithDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +51,11 @@ func TestGRPCDefaultsAndDrain(t *testing.T) {
 
 // Without grpc, nothing of it: no answers written back, no drain.
 func TestNoGRPCWithoutTheComponent(t *testing.T) {
-	m, err := NewModel(grpcAnswers("http").WithDefaults())
+	m, err := newModel(grpcAnswers("http").WithDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.GRPC != nil || m.Answers.GRPC != (GRPCAnswers{}) || m.Dependencies().GRPC {
+	if m.GRPC != nil || m.Answers.GRPC != (answers.GRPCAnswers{}) || m.Dependencies().GRPC {
 		t.Errorf("an http service has grpc: model %+v, answers %+v", m.GRPC, m.Answers.GRPC)
 	}
 }
@@ -60,21 +63,21 @@ func TestNoGRPCWithoutTheComponent(t *testing.T) {
 func TestGRPCBadAnswers(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		set   func(*Answers)
+		set   func(*answers.Answers)
 		field string
 		msg   string
 	}{
-		{"http's port", func(a *Answers) { a.GRPC.Port = 8080 }, "grpc.port", "is the HTTP port too"},
-		{"admin's port", func(a *Answers) { a.GRPC.Port = DefaultAdminPort }, "grpc.port", "admin listener"},
-		{"not a port", func(a *Answers) { a.GRPC.Port = 70000 }, "grpc.port", "is not a TCP port"},
-		{"negative drain", func(a *Answers) { a.GRPC.ShutdownTimeout = Duration(-time.Second) }, grpcShutdownKey, "must not be negative"},
-		{"drain past the grace", func(a *Answers) { a.GRPC.ShutdownTimeout = Duration(50 * time.Second) }, "timeouts.grace", "gRPC drain 50s"},
+		{"http's port", func(a *answers.Answers) { a.GRPC.Port = 8080 }, "grpc.port", "is the HTTP port too"},
+		{"admin's port", func(a *answers.Answers) { a.GRPC.Port = answers.DefaultAdminPort }, "grpc.port", "admin listener"},
+		{"not a port", func(a *answers.Answers) { a.GRPC.Port = 70000 }, "grpc.port", "is not a TCP port"},
+		{"negative drain", func(a *answers.Answers) { a.GRPC.ShutdownTimeout = answers.Duration(-time.Second) }, grpcShutdownKey, "must not be negative"},
+		{"drain past the grace", func(a *answers.Answers) { a.GRPC.ShutdownTimeout = answers.Duration(50 * time.Second) }, "timeouts.grace", "gRPC drain 50s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := grpcAnswers("http", "grpc")
 			tc.set(&a)
-			_, err := NewModel(a.WithDefaults())
-			var ie *InputError
+			_, err := newModel(a.WithDefaults())
+			var ie *problem.InputError
 			if !errors.As(err, &ie) || ie.Field != tc.field || !strings.Contains(ie.Error(), tc.msg) {
 				t.Fatalf("got %v, want an InputError on %s saying %q", err, tc.field, tc.msg)
 			}
@@ -88,7 +91,7 @@ func TestAddAndRemoveGRPC(t *testing.T) {
 		t.Fatal(err)
 	}
 	a = a.WithDefaults()
-	if _, err := NewModel(a); err != nil {
+	if _, err := newModel(a); err != nil {
 		t.Fatal(err)
 	}
 	if a.GRPC.Port != DefaultGRPCPort {
@@ -101,13 +104,13 @@ func TestAddAndRemoveGRPC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(strings.Join(a.Components, ","), "grpc") || a.GRPC != (GRPCAnswers{}) {
+	if strings.Contains(strings.Join(a.Components, ","), "grpc") || a.GRPC != (answers.GRPCAnswers{}) {
 		t.Errorf("after remove: components %v, grpc answers %+v; want neither", a.Components, a.GRPC)
 	}
 }
 
 func TestGRPCFlags(t *testing.T) {
-	var a Answers
+	var a answers.Answers
 	for _, x := range [][2]string{{"grpc-port", "7000"}, {"grpc-shutdown", "12s"}, {"grpc-reflection", "true"}} {
 		name, v := x[0], x[1]
 		f := kindFlag(t, name)
@@ -119,7 +122,7 @@ func TestGRPCFlags(t *testing.T) {
 		}
 	}
 	for name, bad := range map[string]string{"grpc-port": "0", "grpc-shutdown": "soon", "grpc-reflection": "maybe"} {
-		var ie *InputError
+		var ie *problem.InputError
 		if err := kindFlag(t, name).Set(&a, bad); !errors.As(err, &ie) || ie.Field != "--"+name {
 			t.Errorf("--%s %s: %v, want an InputError on --%s", name, bad, err, name)
 		}

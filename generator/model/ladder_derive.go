@@ -1,4 +1,4 @@
-package generator
+package model
 
 // NewLadder derives the ladder for the chosen components.
 func NewLadder(m *Model) Ladder {
@@ -9,7 +9,7 @@ func NewLadder(m *Model) Ladder {
 		// sleep would only slow every rollout (the Deployment has none).
 		l.PreStop = 0
 	}
-	for _, k := range m.kindsOn() {
+	for _, k := range m.KindsOn() {
 		if k.drains != nil {
 			l.Drains = append(l.Drains, k.drains(m)...)
 		}

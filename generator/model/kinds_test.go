@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // TestAnswersKnowTheKinds: the spec side of every kind reaches package
@@ -26,12 +27,12 @@ func TestAnswersKnowTheKinds(t *testing.T) {
 		if k.Instances == nil {
 			continue
 		}
-		a := Answers{Name: "orders"}
+		a := answers.Answers{Name: "orders"}
 		if k.Chosen {
 			a.Components = []string{string(k.Name)}
 		}
 		_, err := a.WithDefaults().RemoveComponent(k.Name, "nosuch")
-		var ie *InputError
+		var ie *problem.InputError
 		if !errors.As(err, &ie) || ie.Field != k.Instances.Field {
 			t.Errorf("remove %s nosuch: %v, want an *InputError of field %s", k.Name, err, k.Instances.Field)
 		}

@@ -1,9 +1,12 @@
-package generator
+package model
 
 import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The outbox kind: a relay publishing committed outbox rows from
@@ -42,7 +45,7 @@ func outboxEnv(m *Model) []EnvVar {
 	}
 }
 
-func outboxSettings(a Answers) []setting {
+func outboxSettings(a answers.Answers) []setting {
 	o := a.Outbox
 	return []setting{
 		count("outbox.batch_size", o.BatchSize, limits.OutboxBatchSize),
@@ -55,8 +58,8 @@ func outboxSettings(a Answers) []setting {
 	}
 }
 
-func outboxPanels(m *Model) []panel {
-	return []panel{
+func outboxPanels(m *Model) []Panel {
+	return []Panel{
 		{"Outbox events published per second", "short", [][2]string{
 			{`sum(rate(NS_outbox_events_published_total[5m]))`, "published"},
 			{`sum(rate(NS_outbox_events_refused_total[5m]))`, "refused by Kafka"}}},
@@ -73,8 +76,8 @@ func outboxPanels(m *Model) []panel {
 	}
 }
 
-func outboxAlerts(m *Model) []alert {
-	return []alert{
+func outboxAlerts(m *Model) []Alert {
+	return []Alert{
 		{"OutboxStalled", `max(NS_outbox_oldest_pending_age_seconds) > 300`, "5m", "critical",
 			"An outbox event of NAME has waited over 5 minutes: the relay is not publishing (Kafka down, a relay stuck, events held behind a parked one)."},
 		{"OutboxParkedEvents", `max(NS_outbox_parked_events) > 0`, "1m", "warning",
@@ -84,29 +87,37 @@ func outboxAlerts(m *Model) []alert {
 
 // outboxFlags are the outbox kind's answers as flags of gsgen new and add.
 var outboxFlags = []KindFlag{
-	{Name: "outbox-topic", Usage: "outbox: topic of the example event", Default: DefaultOutboxTopic, Field: "outbox.topic",
-		set: func(a *Answers, s string) error { a.Outbox.Topic = s; return nil },
-		get: func(a Answers) string { return a.Outbox.Topic }},
-	{Name: "outbox-batch-size", Usage: "outbox: rows published per batch", Default: strconv.Itoa(DefaultOutboxBatchSize), Type: "int", Field: "outbox.batch_size",
-		set: func(a *Answers, s string) error { return setCount(&a.Outbox.BatchSize, "--outbox-batch-size", s) },
-		get: func(a Answers) string { return unlessZero(a.Outbox.BatchSize, strconv.Itoa(a.Outbox.BatchSize)) }},
-	{Name: "outbox-poll-interval", Usage: "outbox: pause between batches when there is no backlog", Default: defaultPollInterval.String(), Type: "duration", Field: "outbox.poll_interval",
-		set: func(a *Answers, s string) error {
+	{Name: "outbox-topic", Usage: "outbox: topic of the example event", Default: answers.DefaultOutboxTopic, Field: "outbox.topic",
+		set: func(a *answers.Answers, s string) error { a.Outbox.Topic = s; return nil },
+		get: func(a answers.Answers) string { return a.Outbox.Topic }},
+	{Name: "outbox-batch-size", Usage: "outbox: rows published per batch", Default: strconv.Itoa(answers.DefaultOutboxBatchSize), Type: "int", Field: "outbox.batch_size",
+		set: func(a *answers.Answers, s string) error {
+			return setCount(&a.Outbox.BatchSize, "--outbox-batch-size", s)
+		},
+		get: func(a answers.Answers) string {
+			return unlessZero(a.Outbox.BatchSize, strconv.Itoa(a.Outbox.BatchSize))
+		}},
+	{Name: "outbox-poll-interval", Usage: "outbox: pause between batches when there is no backlog", Default: answers.DefaultPollInterval.String(), Type: "duration", Field: "outbox.poll_interval",
+		set: func(a *answers.Answers, s string) error {
 			return setPositive(&a.Outbox.PollInterval, "--outbox-poll-interval", s)
 		},
-		get: func(a Answers) string { return unlessZero(a.Outbox.PollInterval, a.Outbox.PollInterval.String()) }},
-	{Name: "outbox-batch-timeout", Usage: "outbox: deadline of one batch (lock, publish, mark, commit); must fit in --worker-drain", Default: defaultBatchTimeout.String(), Type: "duration", Field: "outbox.batch_timeout",
-		set: func(a *Answers, s string) error {
+		get: func(a answers.Answers) string {
+			return unlessZero(a.Outbox.PollInterval, a.Outbox.PollInterval.String())
+		}},
+	{Name: "outbox-batch-timeout", Usage: "outbox: deadline of one batch (lock, publish, mark, commit); must fit in --worker-drain", Default: answers.DefaultBatchTimeout.String(), Type: "duration", Field: "outbox.batch_timeout",
+		set: func(a *answers.Answers, s string) error {
 			return setPositive(&a.Outbox.BatchTimeout, "--outbox-batch-timeout", s)
 		},
-		get: func(a Answers) string { return unlessZero(a.Outbox.BatchTimeout, a.Outbox.BatchTimeout.String()) }},
+		get: func(a answers.Answers) string {
+			return unlessZero(a.Outbox.BatchTimeout, a.Outbox.BatchTimeout.String())
+		}},
 	{Name: "outbox-unordered", Usage: "outbox: drop the advisory lock (faster; no per-aggregate order across replicas)", Default: "false", Bool: true, Type: "bool", Field: "outbox.unordered",
-		set: func(a *Answers, s string) error { return setBool(&a.Outbox.Unordered, "--outbox-unordered", s) },
-		get: func(a Answers) string { return strconv.FormatBool(a.Outbox.Unordered) }},
+		set: func(a *answers.Answers, s string) error { return setBool(&a.Outbox.Unordered, "--outbox-unordered", s) },
+		get: func(a answers.Answers) string { return strconv.FormatBool(a.Outbox.Unordered) }},
 }
 
 // outboxDerive validates the relay's answers and derives its settings.
-func outboxDerive(m *Model, a Answers) error {
+func outboxDerive(m *Model, a answers.Answers) error {
 	o := a.Outbox
 	m.Relay = &Relay{Topic: o.Topic, BatchSize: o.BatchSize, PollInterval: time.Duration(o.PollInterval),
 		BatchTimeout: time.Duration(o.BatchTimeout), Ordered: !o.Unordered, Relays: o.Relays,
@@ -122,8 +133,8 @@ func outboxDerive(m *Model, a Answers) error {
 func validateRetries(r *Relay) error {
 	switch {
 	case r.BackoffMin > r.BackoffMax:
-		return &InputError{Field: "outbox.backoff_min", Msg: fmt.Sprintf("%v is longer than outbox.backoff_max %v", Seconds(r.BackoffMin), Seconds(r.BackoffMax)),
-			Fix: "the first wait doubles up to backoff_max: use at most " + Seconds(r.BackoffMax) + ", or raise backoff_max"}
+		return &problem.InputError{Field: "outbox.backoff_min", Msg: fmt.Sprintf("%v is longer than outbox.backoff_max %v", problem.Seconds(r.BackoffMin), problem.Seconds(r.BackoffMax)),
+			Fix: "the first wait doubles up to backoff_max: use at most " + problem.Seconds(r.BackoffMax) + ", or raise backoff_max"}
 	}
 	return nil
 }

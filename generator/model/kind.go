@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/internal/golit"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Kind describes one kind of part a service can have, in one place. Plan
@@ -33,22 +34,22 @@ type Kind struct {
 	Needs  []Need   // the servers it talks to
 	// Instances is its named instances in the answers; nil for a kind that
 	// has none (http, outbox, asynq).
-	Instances *Instances
+	Instances *answers.Instances
 	on        func(*Model) bool
-	items     func(*Model) []Instance // what its _item_ templates render for
-	drains    func(*Model) []Drain    // drains of its own in step 3; the Run loops share the worker drain
-	bounds    func(*Model) []Bound    // its timeouts that must fit in a drain
-	env       func(*Model) []EnvVar   // the variables config.go reads for it
-	settings  func(Answers) []setting // its numbers, held to their limits
+	items     func(*Model) []Instance         // what its _item_ templates render for
+	drains    func(*Model) []Drain            // drains of its own in step 3; the Run loops share the worker drain
+	bounds    func(*Model) []Bound            // its timeouts that must fit in a drain
+	env       func(*Model) []EnvVar           // the variables config.go reads for it
+	settings  func(answers.Answers) []setting // its numbers, held to their limits
 	// defaults fills its unanswered answers when it is chosen; derive
 	// validates them and sets its part of the model, before anything that
 	// asks which kinds are on.
-	defaults func(*Answers)
-	derive   func(*Model, Answers) error
+	defaults func(*answers.Answers)
+	derive   func(*Model, answers.Answers) error
 	flags    []KindFlag               // its answers as flags of gsgen new and add
-	panels   func(*Model) []panel     // its graphs on the service's dashboard
-	alerts   func(*Model) []alert     // its alerting rules
-	forget   func(*Answers)           // drops its answers when gsgen remove takes it out
+	panels   func(*Model) []Panel     // its graphs on the service's dashboard
+	alerts   func(*Model) []Alert     // its alerting rules
+	forget   func(*answers.Answers)   // drops its answers when gsgen remove takes it out
 	pool     func(*Model) []poolShare // its PostgreSQL connections (DATABASE_MAX_CONNS)
 	// names lists the names it derives from answers that must not collide
 	// (Go names, SQL queries, Kafka groups), beside the environment
@@ -120,8 +121,8 @@ func KindNames() []string {
 	return out
 }
 
-// kindsOn lists the kinds the model's service has, in order.
-func (m *Model) kindsOn() []*Kind {
+// KindsOn lists the kinds the model's service has, in order.
+func (m *Model) KindsOn() []*Kind {
 	return slices.DeleteFunc(slices.Clone(Kinds), func(k *Kind) bool { return !k.on(m) })
 }
 
@@ -129,7 +130,7 @@ func (m *Model) kindsOn() []*Kind {
 // leases', no one kind's), in order: those it names first, as it lists
 // them, then the others in the kinds' order.
 func (m *Model) placed(order []Component, extra ...*Kind) []*Kind {
-	ks := append(m.kindsOn(), extra...)
+	ks := append(m.KindsOn(), extra...)
 	ks = slices.DeleteFunc(ks, func(k *Kind) bool { return !k.on(m) })
 	place := func(k *Kind) int {
 		if i := slices.Index(order, k.Name); i >= 0 {
@@ -141,9 +142,18 @@ func (m *Model) placed(order []Component, extra ...*Kind) []*Kind {
 	return ks
 }
 
+// InstancesOf lists the named instances of k the model's service has (what
+// its _item_ templates render for); nil for a kind without any.
+func (k *Kind) InstancesOf(m *Model) []Instance {
+	if k.items == nil {
+		return nil
+	}
+	return k.items(m)
+}
+
 // needs says whether a kind the service has talks to server n.
 func (m *Model) needs(n Need) bool {
-	return slices.ContainsFunc(m.kindsOn(), func(k *Kind) bool { return slices.Contains(k.Needs, n) })
+	return slices.ContainsFunc(m.KindsOn(), func(k *Kind) bool { return slices.Contains(k.Needs, n) })
 }
 
 // instances turns a slice of named instances into []Instance.
@@ -166,7 +176,7 @@ func leaseEnv(prefix string, l *Lease, from string) []EnvVar {
 }
 
 // leaseSetting bounds a part's lease TTL where the answers give one.
-func leaseSetting(field string, ttl Duration) []setting {
+func leaseSetting(field string, ttl answers.Duration) []setting {
 	if ttl == 0 {
 		return nil
 	}
@@ -177,7 +187,7 @@ func leaseSetting(field string, ttl Duration) []setting {
 // value of their type: as the environment spells it, and as config.go's
 // constant.
 func durationVar(name string, d time.Duration, from string) EnvVar {
-	return EnvVar{Name: name, Value: Seconds(d), From: from, Go: golit.Duration(d)}
+	return EnvVar{Name: name, Value: problem.Seconds(d), From: from, Go: golit.Duration(d)}
 }
 
 func countVar(name string, n int, from string) EnvVar {

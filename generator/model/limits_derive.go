@@ -1,8 +1,11 @@
-package generator
+package model
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // limits bound the counts; each fits an int32, which pgx and the queries use.
@@ -16,7 +19,7 @@ const maxRetention = 10 * 365 * 24 * time.Hour
 
 func count(field string, v, max int) setting { return setting{field, int64(v), int64(max), ""} }
 
-func duration(field string, v Duration, max time.Duration) setting {
+func duration(field string, v answers.Duration, max time.Duration) setting {
 	return setting{field, int64(v), int64(max), "duration"}
 }
 
@@ -31,7 +34,7 @@ type setting struct {
 // boundedSettings refuses a component answer below zero or above its limit.
 // Zero means "not answered" and takes the default, so flags, files and
 // prompts refuse zero themselves.
-func boundedSettings(a Answers) error {
+func boundedSettings(a answers.Answers) error {
 	var settings []setting
 	for _, k := range Kinds {
 		if k.settings != nil {
@@ -41,15 +44,15 @@ func boundedSettings(a Answers) error {
 	for _, s := range settings {
 		show := func(v int64) string {
 			if s.unit == "duration" {
-				return Seconds(time.Duration(v))
+				return problem.Seconds(time.Duration(v))
 			}
 			return fmt.Sprint(v)
 		}
 		switch {
 		case s.v < 0:
-			return &InputError{Field: s.field, Msg: "must not be negative", Fix: "give a positive value, or leave it out to take the default"}
+			return &problem.InputError{Field: s.field, Msg: "must not be negative", Fix: "give a positive value, or leave it out to take the default"}
 		case s.v > s.max:
-			return &InputError{Field: s.field, Msg: fmt.Sprintf("%s is more than %s, the most the service accepts", show(s.v), show(s.max)),
+			return &problem.InputError{Field: s.field, Msg: fmt.Sprintf("%s is more than %s, the most the service accepts", show(s.v), show(s.max)),
 				Fix: fmt.Sprintf("give at most %s", show(s.max))}
 		}
 	}

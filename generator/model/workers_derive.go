@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // minWorkerInterval is the shortest pause between a worker's runs gsgen
@@ -25,7 +28,7 @@ var (
 const ExampleTaskType = "email:welcome"
 
 // deriveWorkers validates the workers and the task types and derives them.
-func (m *Model) deriveWorkers(a Answers) error {
+func (m *Model) deriveWorkers(a answers.Answers) error {
 	seen := map[string]bool{}
 	for i, w := range a.Workers {
 		field := fmt.Sprintf("workers[%d]", i)
@@ -45,32 +48,32 @@ func (m *Model) deriveWorkers(a Answers) error {
 		m.Workers = append(m.Workers, job)
 	}
 	if len(a.Tasks) > 0 && !m.Asynq {
-		return &InputError{Field: "tasks", Msg: "task types are listed but the asynq component is not chosen", Fix: "add asynq to components (gsgen add task adds it), or remove the tasks list"}
+		return &problem.InputError{Field: "tasks", Msg: "task types are listed but the asynq component is not chosen", Fix: "add asynq to components (gsgen add task adds it), or remove the tasks list"}
 	}
 	// Go names that collide are found in the rendered code (checkRenderedGo);
 	// types are strings, seen here.
 	seenType, seenGo := map[string]string{ExampleTaskType: "the example task's type (internal/tasks/example.go)"}, map[string]string{}
-	queues := map[string]bool{DefaultQueue: true}
+	queues := map[string]bool{answers.DefaultQueue: true}
 	for i, t := range a.Tasks {
 		field := fmt.Sprintf("tasks[%d]", i)
 		if !taskTypeRE.MatchString(t.Type) || len(t.Type) > 64 {
-			return &InputError{Field: field + ".type", Msg: Quote(t.Type) + " is not a task type gsgen accepts", Fix: "use lower-case words joined by ':', e.g. report:build (at most 64 characters)"}
+			return &problem.InputError{Field: field + ".type", Msg: problem.Quote(t.Type) + " is not a task type gsgen accepts", Fix: "use lower-case words joined by ':', e.g. report:build (at most 64 characters)"}
 		}
 		if other, ok := seenType[t.Type]; ok {
-			return &InputError{Field: field + ".type", Msg: fmt.Sprintf("%s is %s already, and asynq routes one type to one handler", Quote(t.Type), other), Fix: "give each task type once, e.g. " + t.Type + "-2"}
+			return &problem.InputError{Field: field + ".type", Msg: fmt.Sprintf("%s is %s already, and asynq routes one type to one handler", problem.Quote(t.Type), other), Fix: "give each task type once, e.g. " + t.Type + "-2"}
 		}
 		seenType[t.Type] = field + ".type"
 		g := taskGoName(t.Type)
 		if other, ok := seenGo[g]; ok {
-			return &InputError{Field: field + ".type", Msg: fmt.Sprintf("%s and %s both become the Go name %s", Quote(t.Type), other, g), Fix: "rename one of them"}
+			return &problem.InputError{Field: field + ".type", Msg: fmt.Sprintf("%s and %s both become the Go name %s", problem.Quote(t.Type), other, g), Fix: "rename one of them"}
 		}
-		seenGo[g] = Quote(t.Type)
+		seenGo[g] = problem.Quote(t.Type)
 		if time.Duration(t.Timeout)%time.Second != 0 {
-			return &InputError{Field: field + ".timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", t.Timeout),
-				Fix: "use whole seconds, e.g. " + Seconds(max(time.Second, time.Duration(t.Timeout).Truncate(time.Second)))}
+			return &problem.InputError{Field: field + ".timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", t.Timeout),
+				Fix: "use whole seconds, e.g. " + problem.Seconds(max(time.Second, time.Duration(t.Timeout).Truncate(time.Second)))}
 		}
 		if !queueRE.MatchString(t.Queue) || len(t.Queue) > 64 {
-			return &InputError{Field: field + ".queue", Msg: Quote(t.Queue) + " is not a queue name gsgen accepts", Fix: "use lower-case letters, digits, '-' and '_', e.g. critical"}
+			return &problem.InputError{Field: field + ".queue", Msg: problem.Quote(t.Queue) + " is not a queue name gsgen accepts", Fix: "use lower-case letters, digits, '-' and '_', e.g. critical"}
 		}
 		queues[t.Queue] = true
 		m.Tasks = append(m.Tasks, TaskType{Type: t.Type, GoName: g, FileName: taskFileName(t.Type),
@@ -79,13 +82,13 @@ func (m *Model) deriveWorkers(a Answers) error {
 	if !m.Asynq {
 		return nil
 	}
-	for _, q := range sortedKeys(a.Asynq.Queues) {
+	for _, q := range slices.Sorted(maps.Keys(a.Asynq.Queues)) {
 		if !queueRE.MatchString(q) || len(q) > 64 {
 			// Checked first: the advice below repeats the name as a flag.
-			return &InputError{Field: "asynq.queues." + Shorten(q), Msg: Quote(q) + " is not a queue name gsgen accepts", Fix: "use lower-case letters, digits, '-' and '_', e.g. critical"}
+			return &problem.InputError{Field: "asynq.queues." + problem.Shorten(q), Msg: problem.Quote(q) + " is not a queue name gsgen accepts", Fix: "use lower-case letters, digits, '-' and '_', e.g. critical"}
 		}
 		if !queues[q] {
-			return &InputError{Field: "asynq.queues." + q, Msg: "no task uses queue " + Quote(q), Fix: "remove it, or give a task --queue " + q}
+			return &problem.InputError{Field: "asynq.queues." + q, Msg: "no task uses queue " + problem.Quote(q), Fix: "remove it, or give a task --queue " + q}
 		}
 	}
 	for _, q := range slices.Sorted(maps.Keys(queues)) {
@@ -100,14 +103,14 @@ func (m *Model) deriveWorkers(a Answers) error {
 
 // setSchedule checks the worker's interval or cron schedule and derives
 // its period into w.
-func setSchedule(w *WorkerJob, field string, a WorkerAnswers) error {
+func setSchedule(w *WorkerJob, field string, a answers.WorkerAnswers) error {
 	switch {
 	case a.Cron != "" && a.Interval != 0:
-		return &InputError{Field: field, Msg: "has both an interval and a cron schedule", Fix: "keep one: --interval D runs every D, --cron EXPR at the times it names"}
+		return &problem.InputError{Field: field, Msg: "has both an interval and a cron schedule", Fix: "keep one: --interval D runs every D, --cron EXPR at the times it names"}
 	case a.Cron == "" && a.Timezone != "":
-		return &InputError{Field: field + ".timezone", Msg: "is given without a cron schedule: an interval has no time of day", Fix: "give --cron with it, or leave --timezone out"}
+		return &problem.InputError{Field: field + ".timezone", Msg: "is given without a cron schedule: an interval has no time of day", Fix: "give --cron with it, or leave --timezone out"}
 	case a.Cron == "" && time.Duration(a.Interval) < minWorkerInterval:
-		return &InputError{Field: field + ".interval", Msg: fmt.Sprintf("%v is shorter than %v: each tick starts a run, with its own timeout, log line and metrics, so a shorter interval is a busy loop", time.Duration(a.Interval), minWorkerInterval),
+		return &problem.InputError{Field: field + ".interval", Msg: fmt.Sprintf("%v is shorter than %v: each tick starts a run, with its own timeout, log line and metrics, so a shorter interval is a busy loop", time.Duration(a.Interval), minWorkerInterval),
 			Fix: fmt.Sprintf("use %v or more; for work that must follow events, use a Kafka consumer or an asynq task instead", minWorkerInterval)}
 	case a.Cron == "":
 		return nil

@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -107,7 +109,7 @@ type Number struct {
 func (n Number) Text() string {
 	switch v := n.Value.(type) {
 	case time.Duration:
-		return Seconds(v)
+		return problem.Seconds(v)
 	case int:
 		return strconv.Itoa(v)
 	case Share:
@@ -120,46 +122,46 @@ func flagRow(flag string) string { return "\\| `" + flag + "` \\| `([^`]+)` \\|"
 
 // Contract is the table, in the order README.md lists it.
 var Contract = []Number{
-	{"timeouts.prestop", time.Duration(DefaultTimeouts.PreStop), "preStop sleep", []string{flagRow("--prestop")}},
-	{"timeouts.grace", time.Duration(DefaultTimeouts.Grace), "terminationGracePeriodSeconds", []string{flagRow("--grace")}},
-	{"timeouts.http_shutdown", time.Duration(DefaultTimeouts.HTTPShutdown), "HTTP drain", []string{flagRow("--http-shutdown")}},
-	{"timeouts.worker_drain", time.Duration(DefaultTimeouts.WorkerDrain), "Run loops' drain", []string{flagRow("--worker-drain")}},
-	{"timeouts.asynq_shutdown", time.Duration(DefaultTimeouts.AsynqShutdown), "asynq ShutdownTimeout", []string{flagRow("--asynq-shutdown")}},
-	{"timeouts.task_timeout", time.Duration(DefaultTimeouts.TaskTimeout), "the example task's asynq.Timeout", []string{flagRow("--task-timeout")}},
-	{"timeouts.close_budget", time.Duration(DefaultTimeouts.CloseBudget), "CLOSE_TIMEOUT: writers, readers, clients, then the pool", []string{flagRow("--close-budget")}},
-	{"timeouts.margin", time.Duration(DefaultTimeouts.Margin), "left before SIGKILL", []string{flagRow("--margin")}},
+	{"timeouts.prestop", time.Duration(answers.DefaultTimeouts.PreStop), "preStop sleep", []string{flagRow("--prestop")}},
+	{"timeouts.grace", time.Duration(answers.DefaultTimeouts.Grace), "terminationGracePeriodSeconds", []string{flagRow("--grace")}},
+	{"timeouts.http_shutdown", time.Duration(answers.DefaultTimeouts.HTTPShutdown), "HTTP drain", []string{flagRow("--http-shutdown")}},
+	{"timeouts.worker_drain", time.Duration(answers.DefaultTimeouts.WorkerDrain), "Run loops' drain", []string{flagRow("--worker-drain")}},
+	{"timeouts.asynq_shutdown", time.Duration(answers.DefaultTimeouts.AsynqShutdown), "asynq ShutdownTimeout", []string{flagRow("--asynq-shutdown")}},
+	{"timeouts.task_timeout", time.Duration(answers.DefaultTimeouts.TaskTimeout), "the example task's asynq.Timeout", []string{flagRow("--task-timeout")}},
+	{"timeouts.close_budget", time.Duration(answers.DefaultTimeouts.CloseBudget), "CLOSE_TIMEOUT: writers, readers, clients, then the pool", []string{flagRow("--close-budget")}},
+	{"timeouts.margin", time.Duration(answers.DefaultTimeouts.Margin), "left before SIGKILL", []string{flagRow("--margin")}},
 	{"timeouts.task_margin", TaskMargin, "a task timeout's room below ShutdownTimeout", []string{
 		`asynq task timeout \+ (\S+) <= asynq shutdown`, `or within (\S+) of it \(handlers are idempotent\)`}},
 	{"close.clients", ClientsCloseShare, "of CLOSE_TIMEOUT for writers, readers and clients; the pool has the rest", nil},
 	{"close.reader", ReaderCloseShare, "of CLOSE_TIMEOUT a consumer waits for its reader's Close", nil},
 	{"close.heartbeat", HeartbeatCloseShare, "of CLOSE_TIMEOUT between a consumer's heartbeats", nil},
-	{"http.port", DefaultHTTPPort, "the HTTP server's port", []string{flagRow("--http-port")}},
-	{"admin.port", DefaultAdminPort, "the admin listener's port: probes, metrics, pprof", nil},
+	{"http.port", answers.DefaultHTTPPort, "the HTTP server's port", []string{flagRow("--http-port")}},
+	{"admin.port", answers.DefaultAdminPort, "the admin listener's port: probes, metrics, pprof", nil},
 	{"outbox.slots", OutboxSlots, "slots of the outbox, by a hash of the aggregate id", []string{
 		`divided into (\d+) slots`, "`relays` \\(default `\\d+`, at most `(\\d+)`\\)"}},
-	{"outbox.relays", DefaultOutboxRelays, "relay loops per replica", []string{"`relays` \\(default `(\\d+)`"}},
-	{"outbox.batch_size", DefaultOutboxBatchSize, "rows per batch", []string{flagRow("--outbox-batch-size"), `batch_size: (\d+) max_attempts`}},
-	{"outbox.poll_interval", defaultPollInterval, "pause between batches without a backlog", []string{flagRow("--outbox-poll-interval")}},
-	{"outbox.batch_timeout", defaultBatchTimeout, "deadline of one batch", []string{flagRow("--outbox-batch-timeout")}},
-	{"outbox.max_attempts", DefaultOutboxMaxAttempts, "tries of an event before it is parked", []string{
+	{"outbox.relays", answers.DefaultOutboxRelays, "relay loops per replica", []string{"`relays` \\(default `(\\d+)`"}},
+	{"outbox.batch_size", answers.DefaultOutboxBatchSize, "rows per batch", []string{flagRow("--outbox-batch-size"), `batch_size: (\d+) max_attempts`}},
+	{"outbox.poll_interval", answers.DefaultPollInterval, "pause between batches without a backlog", []string{flagRow("--outbox-poll-interval")}},
+	{"outbox.batch_timeout", answers.DefaultBatchTimeout, "deadline of one batch", []string{flagRow("--outbox-batch-timeout")}},
+	{"outbox.max_attempts", answers.DefaultOutboxMaxAttempts, "tries of an event before it is parked", []string{
 		"`max_attempts` \\(default `(\\d+)`", `batch_size: \d+ max_attempts: (\d+)`}},
-	{"outbox.backoff_min", defaultBackoffMin, "first wait after a failure", []string{"`backoff_min`/`backoff_max` \\(`([^`]+)`/"}},
-	{"outbox.backoff_max", defaultBackoffMax, "longest wait after a failure", []string{"`backoff_min`/`backoff_max` \\(`[^`]+`/`([^`]+)`"}},
-	{"kafka.batch_size", DefaultConsumerBatch, "messages per transaction and offset commit", []string{`batch_size: (\d+) # messages per transaction`}},
-	{"kafka.max_attempts", DefaultMaxAttempts, "handler runs before a message is dead-lettered", []string{`max_attempts: (\d+) # attempts before a failing message`}},
-	{"kafka.handler_timeout", defaultHandlerTimeout, "one transaction of a consumer", []string{`handler_timeout: (\S+) # one transaction`}},
-	{"kafka.commit_timeout", defaultCommitTimeout, "a dead-letter write and the offset commit", []string{`commit_timeout: (\S+) # then the dead-letter write`}},
+	{"outbox.backoff_min", answers.DefaultBackoffMin, "first wait after a failure", []string{"`backoff_min`/`backoff_max` \\(`([^`]+)`/"}},
+	{"outbox.backoff_max", answers.DefaultBackoffMax, "longest wait after a failure", []string{"`backoff_min`/`backoff_max` \\(`[^`]+`/`([^`]+)`"}},
+	{"kafka.batch_size", answers.DefaultConsumerBatch, "messages per transaction and offset commit", []string{`batch_size: (\d+) # messages per transaction`}},
+	{"kafka.max_attempts", answers.DefaultMaxAttempts, "handler runs before a message is dead-lettered", []string{`max_attempts: (\d+) # attempts before a failing message`}},
+	{"kafka.handler_timeout", answers.DefaultHandlerTimeout, "one transaction of a consumer", []string{`handler_timeout: (\S+) # one transaction`}},
+	{"kafka.commit_timeout", answers.DefaultCommitTimeout, "a dead-letter write and the offset commit", []string{`commit_timeout: (\S+) # then the dead-letter write`}},
 	{"kafka.backoff_min", ConsumerBackoffMin, "a consumer's first wait after a failure", nil},
 	{"kafka.backoff_max", ConsumerBackoffMax, "a consumer's longest wait after a failure", nil},
 	{"kafka.rebalance_timeout", RebalanceTimeout, "a consumer group's rebalance", nil},
 	{"kafka.transactions", ConsumerTransactions, "a consumer's transactions at once, each on a connection of the pool", nil},
-	{"kafka.processed_event_retention", processedEventRetention, "how long processed_event remembers an event", []string{
+	{"kafka.processed_event_retention", answers.ProcessedEventRetention, "how long processed_event remembers an event", []string{
 		`\((\d+ days) by default, twice Kafka's`, `column: processed_at retention: (\S+)`}},
-	{"cleaner.retention", defaultRetention, "a cleaner's default retention", []string{`column: dispatched_at retention: (\S+)`}},
-	{"asynq.concurrency", DefaultConcurrency, "tasks run at once", []string{flagRow("--asynq-concurrency")}},
-	{"task.max_retry", DefaultTaskMaxRetry, "retries of a task type", []string{`left out it is (\d+)\)`}},
+	{"cleaner.retention", answers.DefaultRetention, "a cleaner's default retention", []string{`column: dispatched_at retention: (\S+)`}},
+	{"asynq.concurrency", answers.DefaultConcurrency, "tasks run at once", []string{flagRow("--asynq-concurrency")}},
+	{"task.max_retry", answers.DefaultTaskMaxRetry, "retries of a task type", []string{`left out it is (\d+)\)`}},
 	{"worker.min_interval", minWorkerInterval, "the shortest worker interval", []string{"A worker's `interval` is at least (\\S+) "}},
-	{"lease.ttl", DefaultLeaseTTL, "a fleet lease's TTL", []string{"\\(`lease_ttl`, default (\\S+)\\)", `every \d+s fleet (\d+s) `}},
+	{"lease.ttl", answers.DefaultLeaseTTL, "a fleet lease's TTL", []string{"\\(`lease_ttl`, default (\\S+)\\)", `every \d+s fleet (\d+s) `}},
 	{"lease.ttl_min", minLeaseTTL, "the shortest lease TTL", []string{`lease outlives it \((\S+) to \S+\)`}},
 	{"lease.ttl_max", maxLeaseTTL, "the longest lease TTL", []string{`lease outlives it \(\S+ to (\S+)\)`}},
 	{"lease.renew", LeaseRenewShare, "of the TTL between renewals", []string{`renews it every (third) of its TTL`}},

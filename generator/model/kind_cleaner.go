@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 
 var cleanerKind = &Kind{Name: Cleaner, Chosen: true, What: "cleaners deleting expired rows in small batches", Dirs: []string{"cleaner"},
 	Needs:     []Need{NeedsPostgres},
-	Instances: answers.InstancesOf("cleaner", "cleaners", func(a *Answers) *[]CleanerAnswers { return &a.Cleaners }),
+	Instances: answers.InstancesOf("cleaner", "cleaners", func(a *answers.Answers) *[]answers.CleanerAnswers { return &a.Cleaners }),
 	on:        func(m *Model) bool { return m.Cleaner },
 	items:     func(m *Model) []Instance { return instances(m.Cleaners) },
 	env:       cleanerEnv, settings: cleanerSettings, panels: cleanerPanels, alerts: cleanerAlerts,
@@ -26,7 +26,7 @@ func cleanerPeriodic(m *Model) []Periodic {
 	var out []Periodic
 	for _, c := range m.Cleaners {
 		// No timeout of its own: a cleaner's delete is cut at shutdown.
-		out = append(out, Periodic{Part: "cleaner " + c.Name, Schedule: "every " + Seconds(c.Interval), Scope: scopeOfLease(c.Lease), Lease: c.Lease})
+		out = append(out, Periodic{Part: "cleaner " + c.Name, Schedule: "every " + problem.Seconds(c.Interval), Scope: ScopeOf(c.Lease), Lease: c.Lease})
 	}
 	return out
 }
@@ -64,7 +64,7 @@ func cleanerEnv(m *Model) []EnvVar {
 	return env
 }
 
-func cleanerSettings(a Answers) []setting {
+func cleanerSettings(a answers.Answers) []setting {
 	var s []setting
 	for i, c := range a.Cleaners {
 		s = append(s,
@@ -76,8 +76,8 @@ func cleanerSettings(a Answers) []setting {
 	return s
 }
 
-func cleanerPanels(m *Model) []panel {
-	return []panel{
+func cleanerPanels(m *Model) []Panel {
+	return []Panel{
 		{"Rows deleted per second, by cleaner", "short", [][2]string{
 			{`sum by (cleaner) (rate(NS_cleaner_rows_deleted_total[5m]))`, "{{cleaner}}"}}},
 		{"Cleaner runs failed, by cleaner", "short", [][2]string{
@@ -85,8 +85,8 @@ func cleanerPanels(m *Model) []panel {
 	}
 }
 
-func cleanerAlerts(m *Model) []alert {
-	return []alert{{"CleanerFailing", `sum by (cleaner) (increase(NS_cleaner_run_failures_total[1h])) > 3`, "0m", "warning",
+func cleanerAlerts(m *Model) []Alert {
+	return []Alert{{"CleanerFailing", `sum by (cleaner) (increase(NS_cleaner_run_failures_total[1h])) > 3`, "0m", "warning",
 		"A cleaner of NAME keeps failing: its table grows."}}
 }
 
@@ -94,7 +94,7 @@ func cleanerAlerts(m *Model) []alert {
 // migrations and the user's, read by PostgreSQL's parser): its table must
 // exist, its column be a timestamp, its key be columns of the table. A
 // column no index begins with is allowed, with a warning.
-func cleanerDerive(m *Model, a Answers) error {
+func cleanerDerive(m *Model, a answers.Answers) error {
 	cleaners := a.Cleaners
 	if len(cleaners) == 0 {
 		return nil
@@ -106,13 +106,15 @@ func cleanerDerive(m *Model, a Answers) error {
 	seen := map[string]bool{}
 	for i, c := range cleaners {
 		field := fmt.Sprintf("cleaners[%d]", i)
-		bad := func(key, msg, fix string) error { return &InputError{Field: field + "." + key, Msg: msg, Fix: fix} }
+		bad := func(key, msg, fix string) error {
+			return &problem.InputError{Field: field + "." + key, Msg: msg, Fix: fix}
+		}
 		if err := validateInstanceName(field+".name", c.Name, seen); err != nil {
 			return err
 		}
 		for _, id := range []struct{ key, v string }{{"table", c.Table}, {"column", c.Column}} {
 			if !identRE.MatchString(id.v) {
-				return bad(id.key, Quote(id.v)+" is not a plain SQL identifier", "use lower-case letters, digits and '_', starting with a letter")
+				return bad(id.key, problem.Quote(id.v)+" is not a plain SQL identifier", "use lower-case letters, digits and '_', starting with a letter")
 			}
 		}
 		t := schema[c.Table]
@@ -122,7 +124,7 @@ func cleanerDerive(m *Model, a Answers) error {
 		col, ok := t.Column(c.Column)
 		switch {
 		case !ok:
-			return bad("column", fmt.Sprintf("table %s (%s) has no column %s", c.Table, t.From, Quote(c.Column)), "name one of its timestamp columns: "+problem.ListShort(t.TimestampColumns(), 8))
+			return bad("column", fmt.Sprintf("table %s (%s) has no column %s", c.Table, t.From, problem.Quote(c.Column)), "name one of its timestamp columns: "+problem.ListShort(t.TimestampColumns(), 8))
 		case !col.IsTimestamp():
 			return bad("column", fmt.Sprintf("%s.%s is %s, not a timestamp: the cleaner deletes rows whose %s is older than the retention", c.Table, c.Column, col.TypeName(), c.Column),
 				"name a timestamp or timestamptz column: "+problem.ListShort(t.TimestampColumns(), 8))
@@ -131,7 +133,7 @@ func cleanerDerive(m *Model, a Answers) error {
 		switch {
 		case c.Key != "":
 			if !keyRE.MatchString(c.Key) {
-				return bad("key", Quote(c.Key)+" is not a column name or a comma-separated list of them", "e.g. id, or consumer, event_id")
+				return bad("key", problem.Quote(c.Key)+" is not a column name or a comma-separated list of them", "e.g. id, or consumer, event_id")
 			}
 			keys = strings.Split(strings.ReplaceAll(c.Key, " ", ""), ",")
 		case len(keys) == 0:
@@ -142,7 +144,7 @@ func cleanerDerive(m *Model, a Answers) error {
 		}
 		for _, k := range keys {
 			if _, ok := t.Column(k); !ok {
-				return bad("key", fmt.Sprintf("table %s has no column %s", c.Table, Quote(k)), "give the column(s) of its primary key or of a unique index")
+				return bad("key", fmt.Sprintf("table %s has no column %s", c.Table, problem.Quote(k)), "give the column(s) of its primary key or of a unique index")
 			}
 		}
 		if c.Key != "" && !picksOneRow(t, keys) {
@@ -151,7 +153,7 @@ func cleanerDerive(m *Model, a Answers) error {
 				whole = t.Unique[0]
 			}
 			return bad("key", fmt.Sprintf("%s does not pick one row of %s, whose key is (%s): the keyed DELETE would also remove the rows that share it, still inside their retention",
-				Quote(c.Key), c.Table, strings.Join(whole, ", ")),
+				problem.Quote(c.Key), c.Table, strings.Join(whole, ", ")),
 				fmt.Sprintf("give every column of its primary key or of a unique index (--key %s), or leave the key out: the primary key is the default", strings.Join(whole, ",")))
 		}
 		if !t.Covers(c.Column) {
@@ -191,16 +193,16 @@ func picksOneRow(t *sqlschema.Table, keys []string) bool {
 func (m *Model) missingTable(field, table string) error {
 	for _, c := range AllComponents {
 		if s, err := m.ownSQL.Schema([]Component{c}); err == nil && s[table] != nil {
-			return &InputError{Field: field + ".table", Msg: fmt.Sprintf("table %s comes with the %s component, which the service does not have", table, c),
+			return &problem.InputError{Field: field + ".table", Msg: fmt.Sprintf("table %s comes with the %s component, which the service does not have", table, c),
 				Fix: fmt.Sprintf("add %s, or clean a table of the service's own migrations", c)}
 		}
 	}
-	return &InputError{Field: field + ".table", Msg: "table " + Quote(table) + " is not defined by this service's migrations",
+	return &problem.InputError{Field: field + ".table", Msg: "table " + problem.Quote(table) + " is not defined by this service's migrations",
 		Fix: fmt.Sprintf("add a migration that creates it, e.g. db/migrations/0100_%s.sql, then re-run; gsgen's own tables are outbox_event (with outbox) and processed_event (with kafka)", table)}
 }
 
 // retentionNote is what a cleaner of table must respect, if anything.
 func retentionNote(table string) string {
-	t, _ := gsgenTableNamed(table)
+	t, _ := answers.OwnTableNamed(table)
 	return t.Note
 }
