@@ -33,7 +33,7 @@ func httpDrain(t *testing.T, svc *service) {
 		inFlight = 100
 		hold     = 2 * time.Second // how long each request takes
 	)
-	base, admin := "http://"+svc.addr, "http://"+svc.admin
+	base, admin := "http://"+svc.httpAddr(), "http://"+svc.admin
 	for path, want := range map[string]int{"/readyz": 200, "/healthz": 200} {
 		if got := probe(admin + path); got.status != want {
 			t.Fatalf("before SIGTERM: %s = %+v, want %d", path, got, want)

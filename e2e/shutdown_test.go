@@ -133,9 +133,10 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	e2eOnly(t)
 	rig := newFullRig(t, fullService)
 	svc := rig.start("full, second signal", nil)
+	url := "http://" + svc.httpAddr() + "/e2e/slow?for=1m"
 	slow := make(chan response, 1)
 	go func() {
-		slow <- get(&http.Client{Timeout: time.Minute}, "http://"+svc.addr+"/e2e/slow?for=1m")
+		slow <- get(&http.Client{Timeout: time.Minute}, url)
 	}()
 	svc.waitLog(msgIs("e2e request started"))
 	svc.signal(syscall.SIGTERM)
