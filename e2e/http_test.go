@@ -33,7 +33,7 @@ func httpDrain(t *testing.T, svc *service) {
 		inFlight = 100
 		hold     = 2 * time.Second // how long each request takes
 	)
-	base, admin := "http://"+svc.addr, "http://"+svc.admin
+	admin := "http://" + svc.admin
 	for path, want := range map[string]int{"/readyz": 200, "/healthz": 200} {
 		if got := probe(admin + path); got.status != want {
 			t.Fatalf("before SIGTERM: %s = %+v, want %d", path, got, want)
@@ -41,11 +41,7 @@ func httpDrain(t *testing.T, svc *service) {
 	}
 
 	client := &http.Client{Timeout: hang, Transport: &http.Transport{MaxIdleConnsPerHost: inFlight}}
-	results := make(chan response, inFlight)
-	for i := range inFlight {
-		go func() { results <- get(client, fmt.Sprintf("%s/e2e/slow?for=%v&id=%d", base, hold, i)) }()
-	}
-	svc.waitLogs(inFlight, msgIs("e2e request started"))
+	results := svc.slowRequests(client, inFlight, hold)
 
 	// The probes, polled on fresh connections from the signal until the exit.
 	watch := watchProbes(admin, svc.exited)
@@ -91,6 +87,13 @@ type response struct {
 	err    error
 }
 
+func (r response) String() string {
+	if r.err != nil {
+		return fmt.Sprintf("error %v", r.err)
+	}
+	return fmt.Sprintf("%d %q", r.status, r.body)
+}
+
 func get(c *http.Client, url string) response {
 	resp, err := c.Get(url)
 	if err != nil {
@@ -99,6 +102,53 @@ func get(c *http.Client, url string) response {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	return response{status: resp.StatusCode, body: string(body), err: err}
+}
+
+// slowRequests sends n GET /e2e/slow?for=hold (the tests' handler,
+// testdata/overlay/httpapi) with c, each from a goroutine of its own, and
+// returns once the service has logged "e2e request started" n times: all n
+// are in the handler. Their responses come on the channel it returns.
+//
+// A GET that fails before it reaches the handler (no address, refused,
+// reset, a client timeout) logs nothing, so it waits for the responses as
+// well as for the log: one that is not 200 "done" fails the test at once
+// with its error or status, rather than a wait for a line that cannot come
+// ending in "logged nothing" after hang. One that is 200 "done" (its hold
+// over already on a slow machine) logged its line first; it is passed on.
+func (s *service) slowRequests(c *http.Client, n int, hold time.Duration) <-chan response {
+	s.t.Helper()
+	base := "http://" + s.httpAddr()
+	answered := make(chan response, n)
+	for i := range n {
+		go func() { answered <- get(c, fmt.Sprintf("%s/e2e/slow?for=%v&id=%d", base, hold, i)) }()
+	}
+	var done []response
+	for {
+		started, changed := s.logs.matching(msgIs("e2e request started"))
+		if len(started) >= n {
+			break
+		}
+		select {
+		case <-changed:
+		case r := <-answered:
+			if r.err != nil || r.status != http.StatusOK || r.body != "done" {
+				s.t.Fatalf("%s: a GET /e2e/slow?for=%v answered %v before all %d requests were in the handler (%d were)", s.name, hold, r, n, len(started))
+			}
+			done = append(done, r)
+		case <-s.exited:
+			if lines, _ := s.logs.matching(msgIs("e2e request started")); len(lines) >= n {
+				continue // they all started before it ended: the loop returns
+			}
+			s.t.Fatalf("%s exited %d before %d requests were in the handler (%d were)", s.name, s.code, n, len(started))
+		case <-time.After(hang):
+			s.t.Fatalf("%s logged nothing for %v and no GET answered, with %d of %d requests in the handler", s.name, hang, len(started), n)
+		}
+	}
+	// Room for them: n sends at most, and these were taken out.
+	for _, r := range done {
+		answered <- r
+	}
+	return answered
 }
 
 // probe sends one GET on a new connection, as a load balancer's health check does.

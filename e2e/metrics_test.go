@@ -35,7 +35,7 @@ func TestDashboardReadsExportedMetrics(t *testing.T) {
 	}
 	svc := rig.start("full, metrics", extra)
 
-	if r := get(&http.Client{Timeout: hang}, "http://"+svc.addr+"/hello/metrics"); r.status != http.StatusOK {
+	if r := get(&http.Client{Timeout: hang}, "http://"+svc.httpAddr()+"/hello/metrics"); r.status != http.StatusOK {
 		t.Fatalf("GET /hello/metrics: %+v", r)
 	}
 	if _, err := rig.pool.Exec(context.Background(), "INSERT INTO outbox_event (aggregate_id, topic, payload) VALUES ('agg-1', $1, '')", outboxTopic); err != nil {
@@ -58,7 +58,7 @@ func TestGRPCDashboardReadsExportedMetrics(t *testing.T) {
 	e2eOnly(t)
 	_, bin := grpcService.build(t)
 	svc := start(t, "grpc, metrics", bin, map[string]string{"GRPC_ADDR": "127.0.0.1:0"})
-	if r := get(&http.Client{Timeout: hang}, "http://"+svc.addr+"/hello/metrics"); r.status != http.StatusOK {
+	if r := get(&http.Client{Timeout: hang}, "http://"+svc.httpAddr()+"/hello/metrics"); r.status != http.StatusOK {
 		t.Fatalf("GET /hello/metrics: %+v", r)
 	}
 	addr := svc.waitLog(msgIs("grpc server listening")).str("addr")

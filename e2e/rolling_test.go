@@ -212,7 +212,7 @@ func killAfterPause(t *testing.T, s *service) {
 	if r := probe("http://" + s.admin + "/readyz"); r.err != nil || r.status != http.StatusOK {
 		t.Errorf("%s paused by SIGTSTP: /readyz %+v, want 200", s.name, r)
 	}
-	if r := get(&http.Client{Timeout: hang}, "http://"+s.addr+"/hello/paused"); r.err != nil || r.status != http.StatusOK {
+	if r := get(&http.Client{Timeout: hang}, "http://"+s.httpAddr()+"/hello/paused"); r.err != nil || r.status != http.StatusOK {
 		t.Errorf("%s paused by SIGTSTP: GET /hello/paused %+v, want 200 (the process must not be suspended)", s.name, r)
 	}
 	for {

@@ -27,7 +27,6 @@ type service struct {
 	name   string // for messages: "worker#2"
 	cmd    *exec.Cmd
 	logs   *logs
-	addr   string        // where its HTTP server listens; empty without one
 	admin  string        // where its admin listener serves the probes
 	exited chan struct{} // closed when the process has ended
 	code   int           // exit code, -1 if a signal ended it; valid once exited is closed
@@ -78,10 +77,19 @@ func start(t *testing.T, name, bin string, env map[string]string) *service {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	if lines, _ := s.logs.matching(msgIs("http server listening")); len(lines) > 0 {
-		s.addr = lines[0].str("addr")
-	}
 	return s
+}
+
+// httpAddr is where the service's HTTP server listens (for a service that
+// has one). The service logs "http server listening" before it turns ready,
+// so the line is written by the time start returns, but not necessarily
+// read: /readyz's answer comes over a socket and the log over a pipe, and on
+// a busy machine the answer can win. So it waits for the line; reading the
+// log as it stood when /readyz answered gave an empty address about once in
+// a hundred starts, and a request to "http:///..." that never arrived.
+func (s *service) httpAddr() string {
+	s.t.Helper()
+	return s.waitLog(msgIs("http server listening")).str("addr")
 }
 
 func (s *service) done() bool {

@@ -133,11 +133,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	e2eOnly(t)
 	rig := newFullRig(t, fullService)
 	svc := rig.start("full, second signal", nil)
-	slow := make(chan response, 1)
-	go func() {
-		slow <- get(&http.Client{Timeout: time.Minute}, "http://"+svc.addr+"/e2e/slow?for=1m")
-	}()
-	svc.waitLog(msgIs("e2e request started"))
+	slow := svc.slowRequests(&http.Client{Timeout: hang}, 1, time.Minute)
 	svc.signal(syscall.SIGTERM)
 	svc.waitLog(func(l logLine) bool { return l.str("msg") == "shutdown step" && l.num("step") == 2 })
 	sent := svc.signal(syscall.SIGTERM)
