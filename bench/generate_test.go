@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/sqlc"
 )
 
@@ -47,11 +48,11 @@ func BenchmarkRender(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		plan, err := generator.Plan(m)
+		plan, err := render.Plan(m)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := generator.Render(m, plan); err != nil {
+		if _, err := render.Render(m, plan); err != nil {
 			b.Fatal(err)
 		}
 	}

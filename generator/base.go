@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -171,7 +172,7 @@ func ParseBase(data []byte) (*Base, error) {
 
 // baseOf is what files give the store and the lock: the bytes of every file
 // the lock lists, by hash.
-func baseOf(files Rendered) map[string][]byte {
+func baseOf(files render.Rendered) map[string][]byte {
 	out := map[string][]byte{}
 	for _, f := range files {
 		if servicedir.InLock(f.File()) {

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/mod/semver"
 
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -25,7 +26,7 @@ func gz(t *testing.T, raw string) []byte {
 
 func TestBaseRoundTrip(t *testing.T) {
 	a, b := []byte("package a\n"), []byte("no newline at the end")
-	lock := servicedir.Lock{"a.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(a)}, "b.txt": {Owner: OwnedByUser, Hash: servicedir.Hash(b)}, "same.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(a)}, "none.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash([]byte("x"))}}
+	lock := servicedir.Lock{"a.go": {Owner: render.OwnedByGsgen, Hash: servicedir.Hash(a)}, "b.txt": {Owner: render.OwnedByUser, Hash: servicedir.Hash(b)}, "same.go": {Owner: render.OwnedByGsgen, Hash: servicedir.Hash(a)}, "none.go": {Owner: render.OwnedByGsgen, Hash: servicedir.Hash([]byte("x"))}}
 	enc := EncodeBase("v1.2.3", lock, map[string][]byte{servicedir.Hash(a): a, servicedir.Hash(b): b})
 	forgetLastBase() // the second encoding compresses again, not a copy of the first
 	if !bytes.Equal(enc, EncodeBase("v1.2.3", lock, map[string][]byte{servicedir.Hash(a): a, servicedir.Hash(b): b})) {
@@ -65,8 +66,8 @@ func forgetLastBase() {
 // was given changes nothing the next one gets.
 func TestEncodeBaseAgain(t *testing.T) {
 	a, b := []byte("package a\n"), []byte("package b\n")
-	lockA := servicedir.Lock{"x.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(a)}}
-	lockB := servicedir.Lock{"x.go": {Owner: OwnedByGsgen, Hash: servicedir.Hash(b)}}
+	lockA := servicedir.Lock{"x.go": {Owner: render.OwnedByGsgen, Hash: servicedir.Hash(a)}}
+	lockB := servicedir.Lock{"x.go": {Owner: render.OwnedByGsgen, Hash: servicedir.Hash(b)}}
 	content := map[string][]byte{servicedir.Hash(a): a, servicedir.Hash(b): b}
 	forgetLastBase()
 	first := EncodeBase("v1", lockA, content)

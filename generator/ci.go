@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/render"
 )
 
 // keepWorkflowChoice is the ci: answer of a re-run, given the service on
@@ -26,7 +27,7 @@ func (s *Service) keepWorkflowChoice(a Answers) (Answers, string, error) {
 	}
 	entry, known := s.Lock[gmodel.CIWorkflowPath]
 	switch {
-	case !f.Exists && known && entry.Owner == OwnedByGsgen:
+	case !f.Exists && known && entry.Owner == render.OwnedByGsgen:
 		a.CI = CINone
 		return a, fmt.Sprintf("%s: deleted since gsgen wrote it, so gsgen.yaml now says ci: none and regen leaves it out; set ci: github to have it back", gmodel.CIWorkflowPath), nil
 	case f.Exists && !known:

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -157,7 +158,7 @@ func TestRegenOfAnOlderService(t *testing.T) {
 		}
 		ci := readAnswersOf(t, dir).CI
 		switch {
-		case !own && (ci != CIGitHub || !strings.Contains(string(got), GeneratedMarker) || len(notes) != 0):
+		case !own && (ci != CIGitHub || !strings.Contains(string(got), render.GeneratedMarker) || len(notes) != 0):
 			t.Errorf("without a workflow: ci: %q, notes %q, workflow:\n%s\nwant gsgen's workflow and ci: github", ci, notes, got)
 		case own && (ci != CINone || string(got) != mine || len(notes) != 1 || !strings.Contains(notes[0], "gsgen did not write it")):
 			t.Errorf("with the user's workflow: ci: %q, notes %q, workflow:\n%s\nwant theirs kept, ci: none and a note", ci, notes, got)
@@ -195,11 +196,11 @@ func TestWorkflowRunsThePinnedVet(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.CI.GsgenVet = "github.com/gsgen-dev/gsgen/cmd/gsgen@v1.4.2"
-	plan, err := Plan(m)
+	plan, err := render.Plan(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := Render(m, plan)
+	files, err := render.Render(m, plan)
 	if err != nil {
 		t.Fatal(err)
 	}

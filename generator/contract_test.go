@@ -12,22 +12,23 @@ import (
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/render"
 )
 
 // What a template writes when it reads the table, with the functions
 // render gives it: a count, a duration as Go, a share of a Go expression.
 func TestTemplatesReadTheContract(t *testing.T) {
-	tmpl := template.Must(template.New("").Funcs(template.FuncMap{"goDuration": GoDuration}).Parse(
+	tmpl := template.Must(template.New("").Funcs(template.FuncMap{"goDuration": render.GoDuration}).Parse(
 		`{{.Contract "outbox.slots"}}|{{goDuration (.Contract "kafka.rebalance_timeout")}}|{{(.Contract "close.clients").Of "cfg.CloseTimeout"}}`))
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, Data{Model: &Model{}}); err != nil {
+	if err := tmpl.Execute(&b, render.Data{Model: &Model{}}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "16|30 * time.Second|cfg.CloseTimeout * 3 / 4"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 	bad := template.Must(template.New("").Parse(`{{.Contract "no.such"}}`))
-	if err := bad.Execute(&b, Data{Model: &Model{}}); err == nil || !strings.Contains(err.Error(), `the contract has no number "no.such"`) {
+	if err := bad.Execute(&b, render.Data{Model: &Model{}}); err == nil || !strings.Contains(err.Error(), `the contract has no number "no.such"`) {
 		t.Errorf("an unknown key rendered: %v", err)
 	}
 }
@@ -38,7 +39,7 @@ func TestShareWords(t *testing.T) {
 	tmpl := template.Must(template.New("").Parse(
 		`{{(.Contract "close.clients").Words}}|{{(.Contract "close.clients").Rest.Words}}|{{(.Contract "lease.renew").Words}}`))
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, Data{Model: &Model{}}); err != nil {
+	if err := tmpl.Execute(&b, render.Data{Model: &Model{}}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "three quarters|quarter|third"; b.String() != want {
@@ -49,21 +50,6 @@ func TestShareWords(t *testing.T) {
 	}
 	if w, err := (gmodel.Share{Num: 2, Den: 5}).Words(); err == nil || !strings.Contains(err.Error(), "no words for the share 2/5") {
 		t.Errorf("Share{2, 5}.Words() = %q, %v; want an error naming 2/5", w, err)
-	}
-}
-
-// gsgen's migrations are plain SQL (schema.go reads them unrendered), so the
-// slots migration cannot read the table: it is held to it here instead.
-func TestSlotsMigrationSaysTheContractsSlots(t *testing.T) {
-	own, err := gsgenMigrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := string(own[gmodel.Outbox]["db/migrations/0004_outbox_slots.sql"])
-	for _, want := range []string{"one of " + strconv.Itoa(gmodel.OutboxSlots) + " slots", "modulo " + strconv.Itoa(gmodel.OutboxSlots) + ","} {
-		if !strings.Contains(b, want) {
-			t.Errorf("db/migrations/0004_outbox_slots.sql does not say %q:\n%s", want, b)
-		}
 	}
 }
 

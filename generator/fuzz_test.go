@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/render"
 )
 
 // The fuzz targets feed gsgen's parsing and validation what a user could
@@ -104,11 +105,11 @@ func FuzzFlags(f *testing.F) {
 			return
 		}
 		checkModel(t, m)
-		plan, err := Plan(m)
+		plan, err := render.Plan(m)
 		if err != nil {
 			t.Fatalf("valid model, but no file plan: %v", err)
 		}
-		if _, err := Render(m, plan); err != nil {
+		if _, err := render.Render(m, plan); err != nil {
 			t.Fatalf("valid model, but its files do not render: %v", err)
 		}
 	})
@@ -161,7 +162,7 @@ func checkModel(t *testing.T, m *gmodel.Model) {
 // with an *InputError or render packages that go/types finds no
 // redeclaration in, with no file Go would take for a test file or leave out
 // of a build. go/types is a second reader of the rendered code, apart from
-// checkRenderedGo's walk of the declarations.
+// render.CheckGo's walk of the declarations.
 func FuzzInstanceNames(f *testing.F) {
 	for _, seed := range [][4]string{
 		{"x2", "x-2", "report:build", ""}, {"a-b", "a--b", "", ""}, {"func", "", "", ""}, {"config", "", "", ""},
@@ -188,7 +189,7 @@ func FuzzInstanceNames(f *testing.F) {
 			requireInputError(t, err)
 			return
 		}
-		byDir := map[string][]RenderedFile{}
+		byDir := map[string][]render.RenderedFile{}
 		for _, f := range files {
 			if strings.HasSuffix(f.Path, ".go") {
 				byDir[filepath.Dir(f.Path)] = append(byDir[filepath.Dir(f.Path)], f)
@@ -208,7 +209,7 @@ func FuzzInstanceNames(f *testing.F) {
 // typeCheckRedeclarations type-checks each package among files (imports
 // left unresolved) and returns the first error saying that a name is
 // declared twice, or "".
-func typeCheckRedeclarations(t *testing.T, files []RenderedFile) string {
+func typeCheckRedeclarations(t *testing.T, files []render.RenderedFile) string {
 	t.Helper()
 	fset := token.NewFileSet()
 	pkgs := map[string][]*ast.File{}

@@ -8,6 +8,7 @@ import (
 
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
@@ -83,11 +84,11 @@ func (s *Service) Regenerate(a Answers, force bool) (*gmodel.Model, servicedir.C
 		entry, known := s.Lock[f.Path]
 		c := servicedir.Change{File: f.File(), OnDisk: onDisk, Compared: true}
 		switch {
-		case missing && f.Owner == OwnedByUser && known:
+		case missing && f.Owner == render.OwnedByUser && known:
 			c.Action = servicedir.Skip // the user deleted a file of theirs: respect that
 		case missing:
 			c.Action = servicedir.Create
-		case f.Owner == OwnedByUser:
+		case f.Owner == render.OwnedByUser:
 			c.Action = servicedir.Keep
 			if w := olderHandler(f, onDisk); w != "" {
 				m.Warn(w)
@@ -101,7 +102,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*gmodel.Model, servicedir.C
 			c.Action = servicedir.Identical
 		default:
 			c.Action = servicedir.Overwrite
-			if known && entry.Owner == OwnedByGsgen && servicedir.Hash(onDisk) != entry.Hash && f.Path != servicedir.LockFile {
+			if known && entry.Owner == render.OwnedByGsgen && servicedir.Hash(onDisk) != entry.Hash && f.Path != servicedir.LockFile {
 				handEdit(f.Path, onDisk, f.Content)
 				c.HandEdited = true
 			}
@@ -123,7 +124,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*gmodel.Model, servicedir.C
 		onDisk := now.Content
 		c := servicedir.Change{File: servicedir.File{Path: p, Owner: s.Lock[p].Owner, Content: onDisk}, OnDisk: onDisk, Compared: true}
 		switch {
-		case s.Lock[p].Owner == OwnedByUser:
+		case s.Lock[p].Owner == render.OwnedByUser:
 			c.Action = servicedir.Leave
 		case p == gmodel.CIWorkflowPath && servicedir.Hash(onDisk) != s.Lock[p].Hash:
 			// ci: none with a workflow edited by hand: the edits make it the
@@ -159,7 +160,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*gmodel.Model, servicedir.C
 // gsgen before batched consumers: its Handle takes no transaction, so the
 // service no longer builds until the user moves its body into the new
 // signature. The file is the user's, so gsgen only says so.
-func olderHandler(f RenderedFile, onDisk []byte) string {
+func olderHandler(f render.RenderedFile, onDisk []byte) string {
 	c, ok := f.Item.(gmodel.Consumer)
 	if !ok || !strings.HasSuffix(f.Template, "_handler.go.user.tmpl") || bytes.Contains(onDisk, []byte("pgx.Tx")) {
 		return ""

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -87,7 +88,7 @@ func readServiceWith(d *servicedir.ServiceDir, a Answers) (*Service, error) {
 			return nil, err
 		}
 		for _, p := range paths {
-			if e, ok := s.Lock[p]; ok && e.Owner == OwnedByGsgen {
+			if e, ok := s.Lock[p]; ok && e.Owner == render.OwnedByGsgen {
 				continue // gsgen's own, re-rendered (or removed) by the run
 			}
 			f, err := d.Read(p)
@@ -114,5 +115,5 @@ func (s *Service) ModelOf(a Answers) (*gmodel.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m, checkInstanceGo(m)
+	return m, render.CheckInstanceGo(m)
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/mod/semver"
 
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
@@ -128,7 +129,7 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 
 // upgradeFile decides what upgrade does to one file gsgen writes (see
 // Upgrade), merging it when the user and gsgen both changed it.
-func (s *Service) upgradeFile(u *Upgrade, f RenderedFile, markers bool) (servicedir.Change, error) {
+func (s *Service) upgradeFile(u *Upgrade, f render.RenderedFile, markers bool) (servicedir.Change, error) {
 	now, err := s.dir.Read(f.Path)
 	if err != nil {
 		return servicedir.Change{}, err
@@ -137,7 +138,7 @@ func (s *Service) upgradeFile(u *Upgrade, f RenderedFile, markers bool) (service
 	entry, known := s.Lock[f.Path]
 	c := servicedir.Change{File: f.File(), OnDisk: disk, Compared: true}
 	switch {
-	case !now.Exists && f.Owner == OwnedByUser && known:
+	case !now.Exists && f.Owner == render.OwnedByUser && known:
 		c.Action = servicedir.Skip // the user deleted a file of theirs: respect that
 	case !now.Exists:
 		c.Action = servicedir.Create
@@ -150,11 +151,11 @@ func (s *Service) upgradeFile(u *Upgrade, f RenderedFile, markers bool) (service
 		c.Action = servicedir.Identical
 	case !servicedir.InLock(f.File()):
 		c.Action = servicedir.Overwrite // gsgen.yaml, the lock and the base: gsgen's records
-	case !known && f.Owner == OwnedByUser:
+	case !known && f.Owner == render.OwnedByUser:
 		c.Action, c.Note = servicedir.Keep, "yours, and gsgen did not write it: not touched"
 	case known && servicedir.Hash(disk) == entry.Hash:
 		c.Action = servicedir.Overwrite // not edited since gsgen wrote it
-		if f.Owner == OwnedByUser {
+		if f.Owner == render.OwnedByUser {
 			c.Note = "yours, unedited: gsgen's new version"
 		}
 	case known && servicedir.Hash(f.Content) == entry.Hash:

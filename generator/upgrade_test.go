@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/internal/disktest"
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
@@ -249,7 +250,7 @@ func TestUpgradeNoLongerWritten(t *testing.T) {
 			t.Fatal(err)
 		}
 		lock, _ := servicedir.ParseLock([]byte(readTestFile(t, filepath.Join(dir, servicedir.LockFile))))
-		lock[p] = servicedir.LockEntry{Owner: OwnedByUser, Hash: servicedir.Hash([]byte("gone"))}
+		lock[p] = servicedir.LockEntry{Owner: render.OwnedByUser, Hash: servicedir.Hash([]byte("gone"))}
 		writeTestFile(t, filepath.Join(dir, servicedir.LockFile), string(lock.Bytes()))
 		pretendOlderGsgen(t, dir, p, "package old\n")
 	}

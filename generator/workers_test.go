@@ -10,6 +10,7 @@ import (
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/generator/render"
 )
 
 // withWorkerAndTask is an HTTP service with one worker and one task type.
@@ -162,24 +163,24 @@ func TestWorkerAndTaskAreDerived(t *testing.T) {
 		t.Error("a service with a worker has Run loops of gsgen's")
 	}
 	// Each kind's files, with the owner its template's name gives.
-	plan, err := Plan(m)
+	plan, err := render.Plan(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	owners := map[string]Owner{}
+	owners := map[string]render.Owner{}
 	for _, f := range plan {
 		owners[f.Path] = f.Owner
 	}
-	for p, want := range map[string]Owner{
-		"internal/worker/worker.go":              OwnedByGsgen,
-		"internal/worker/nightly_report.go":      OwnedByUser,
-		"internal/worker/nightly_report_test.go": OwnedByUser,
-		"internal/tasks/types.go":                OwnedByGsgen,
-		"internal/tasks/report_build.go":         OwnedByUser,
-		"internal/parts/parts.go":                OwnedByUser,
-		"internal/parts/part.go":                 OwnedByGsgen,
-		"internal/httpapi/routes.go":             OwnedByUser,
-		".gitignore":                             OwnedByUser,
+	for p, want := range map[string]render.Owner{
+		"internal/worker/worker.go":              render.OwnedByGsgen,
+		"internal/worker/nightly_report.go":      render.OwnedByUser,
+		"internal/worker/nightly_report_test.go": render.OwnedByUser,
+		"internal/tasks/types.go":                render.OwnedByGsgen,
+		"internal/tasks/report_build.go":         render.OwnedByUser,
+		"internal/parts/parts.go":                render.OwnedByUser,
+		"internal/parts/part.go":                 render.OwnedByGsgen,
+		"internal/httpapi/routes.go":             render.OwnedByUser,
+		".gitignore":                             render.OwnedByUser,
 	} {
 		if got, ok := owners[p]; !ok || got != want {
 			t.Errorf("%s: planned %v, owner %v; want owner %v", p, ok, got, want)
@@ -211,7 +212,7 @@ func TestBadWorkersAndTasksAreRefused(t *testing.T) {
 		{"task takes the example's Go name", func(a *answers.Answers) { a.Tasks[0].Type = "welcome:email" }, "tasks[0].type"},
 		{"task takes the example's type", func(a *answers.Answers) { a.Tasks[0].Type = gmodel.ExampleTaskType }, "tasks[0].type"},
 		// Names whose rendered Go collides: found in what the templates
-		// render, not in a list (checkRenderedGo).
+		// render, not in a list (render.CheckGo).
 		{"workers x2 and x-2", func(a *answers.Answers) { a.Workers = []answers.WorkerAnswers{{Name: "x2"}, {Name: "x-2"}} }, "workers[1].name"},
 		{"workers a-b and a--b", func(a *answers.Answers) { a.Workers = []answers.WorkerAnswers{{Name: "a-b"}, {Name: "a--b"}} }, "workers[1].name"},
 		{"worker func", func(a *answers.Answers) { a.Workers[0].Name = "func" }, "workers[0].name"},

@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/vet/check"
 )
@@ -175,7 +176,7 @@ func New(l Lab, dir string) error {
 
 // planted is lab l's service in memory, its mistake planted, with the lab's
 // test files and its README: what New writes and Reset restores.
-func (l Lab) planted() (generator.Rendered, error) {
+func (l Lab) planted() (render.Rendered, error) {
 	a, err := Answers()
 	if err != nil {
 		return nil, err
@@ -210,11 +211,11 @@ func (l Lab) planted() (generator.Rendered, error) {
 }
 
 // userFile is a file of the lab that gsgen does not own.
-func userFile(path string, content []byte) generator.RenderedFile {
-	return generator.RenderedFile{PlannedFile: generator.PlannedFile{Path: path, Owner: generator.OwnedByUser}, Content: content}
+func userFile(path string, content []byte) render.RenderedFile {
+	return render.RenderedFile{PlannedFile: render.PlannedFile{Path: path, Owner: render.OwnedByUser}, Content: content}
 }
 
-func fileIndex(files generator.Rendered, path string) int {
+func fileIndex(files render.Rendered, path string) int {
 	for i, f := range files {
 		if f.Path == path {
 			return i

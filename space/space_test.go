@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/render"
 )
 
 // fullVetShapes are the shapes gsgen vet checks whole, manifests included
@@ -41,7 +42,7 @@ func TestEveryAcceptedServiceBuildsAndIsClean(t *testing.T) {
 			t.Fatalf("go build ./cmd/%s: %v\n%s", tool, err, out)
 		}
 	}
-	space, err := generator.AcceptedSpace()
+	space, err := render.AcceptedSpace()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestEveryAcceptedServiceBuildsAndIsClean(t *testing.T) {
 			t.Fatalf("%s: %v", s.Shape, err)
 		}
 		for p, b := range s.UserSQL {
-			files = append(files, generator.RenderedFile{PlannedFile: generator.PlannedFile{Path: p}, Content: b})
+			files = append(files, render.RenderedFile{PlannedFile: render.PlannedFile{Path: p}, Content: b})
 		}
 		for _, f := range files {
 			p := filepath.Join(dir, filepath.FromSlash(f.Path))
@@ -72,7 +73,7 @@ func TestEveryAcceptedServiceBuildsAndIsClean(t *testing.T) {
 	// A go command spends much of its time waiting (listing packages,
 	// checking the cache, starting the vet tool), so shapes run a few at a
 	// time; each command still uses every core for what it compiles.
-	shapes := make(chan generator.AcceptedService)
+	shapes := make(chan render.AcceptedService)
 	var wg sync.WaitGroup
 	for range 3 {
 		wg.Go(func() {

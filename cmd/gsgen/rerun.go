@@ -14,6 +14,7 @@ import (
 	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -94,7 +95,7 @@ func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generato
 func printAddNextSteps(e *env, dir string, changes servicedir.Changes) {
 	var yours []string
 	for _, c := range changes {
-		if c.Action == servicedir.Create && c.Owner == generator.OwnedByUser {
+		if c.Action == servicedir.Create && c.Owner == render.OwnedByUser {
 			yours = append(yours, c.Path)
 		}
 	}

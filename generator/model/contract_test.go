@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -129,5 +130,20 @@ func TestShareOf(t *testing.T) {
 	ttl := 15 * time.Second
 	if got := ttl * time.Duration(LeaseKeepShare.Num) / time.Duration(LeaseKeepShare.Den); got != 11250*time.Millisecond {
 		t.Errorf("three quarters of 15s = %v", got)
+	}
+}
+
+// gsgen's migrations are plain SQL (schema.go reads them unrendered), so the
+// slots migration cannot read the table: it is held to it here instead.
+func TestSlotsMigrationSaysTheContractsSlots(t *testing.T) {
+	own, err := templateMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := string(own[Outbox]["db/migrations/0004_outbox_slots.sql"])
+	for _, want := range []string{"one of " + strconv.Itoa(OutboxSlots) + " slots", "modulo " + strconv.Itoa(OutboxSlots) + ","} {
+		if !strings.Contains(b, want) {
+			t.Errorf("db/migrations/0004_outbox_slots.sql does not say %q:\n%s", want, b)
+		}
 	}
 }

@@ -4,7 +4,7 @@ import "strings"
 
 // DependencySet names the third-party modules a service imports. Its
 // go.mod and go.sum are selected from one pinned module graph
-// (templates/gomod/graph.txt, refreshed by `go test ./generator -run
+// (templates/gomod/graph.txt, refreshed by `go test ./generator/render -run
 // TestDependencySets -update`): every line of the graph says which modules
 // bring it, so generation needs no network, every service of one gsgen
 // version requires the same version of each module, and a new optional

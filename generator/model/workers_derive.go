@@ -50,7 +50,7 @@ func (m *Model) deriveWorkers(a answers.Answers) error {
 	if len(a.Tasks) > 0 && !m.Asynq {
 		return &problem.InputError{Field: "tasks", Msg: "task types are listed but the asynq component is not chosen", Fix: "add asynq to components (gsgen add task adds it), or remove the tasks list"}
 	}
-	// Go names that collide are found in the rendered code (checkRenderedGo);
+	// Go names that collide are found in the rendered code (render.CheckGo);
 	// types are strings, seen here.
 	seenType, seenGo := map[string]string{ExampleTaskType: "the example task's type (internal/tasks/example.go)"}, map[string]string{}
 	queues := map[string]bool{answers.DefaultQueue: true}

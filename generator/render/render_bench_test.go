@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	"go/format"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gsgen-dev/gsgen/generator/servicedir"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/templates"
 )
 
@@ -15,11 +15,11 @@ import (
 // with a worker per CPU. To alternate the two (-count repeats each in turn,
 // not the pair), compile once and loop:
 //
-//	go test -c -o gen.test ./generator && cd generator
+//	go test -c -o render.test ./generator/render && cd generator/render
 //	for i in 1 2 3 4 5; do for w in 1 2; do
-//	  ../gen.test -test.run '^$' -test.bench "RenderWorkers/workers=$w\$"; done; done
+//	  ../../render.test -test.run '^$' -test.bench "RenderWorkers/workers=$w\$"; done; done
 func BenchmarkRenderWorkers(b *testing.B) {
-	m := defaultModel(b, Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka", "cleaner"}})
+	m := defaultModel(b, answers.Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka", "cleaner"}})
 	plan, err := Plan(m)
 	if err != nil {
 		b.Fatal(err)
@@ -42,15 +42,15 @@ func BenchmarkRenderWorkers(b *testing.B) {
 // (docs/benchmarks.md section 1): parsing every template, executing them, gofmt of the
 // files still formatted at run time and of every Go file (what render did
 // before templates were made clean), the check of the rendered Go's
-// declarations, and the compressed base. To alternate the steps, compile
+// declarations (the compressed base: generator's BenchmarkLockAndBase). To alternate the steps, compile
 // once and loop:
 //
-//	go test -c -o gen.test ./generator && cd generator
-//	for i in 1 2 3 4 5 6 7; do for s in parse execute gofmt-listed gofmt-listed-for-names gofmt-all check-declarations lock-and-base; do
-//	  ../gen.test -test.run '^$' -test.bench "NewSteps/$s\$" -test.benchtime 20x; done; done
+//	go test -c -o render.test ./generator/render && cd generator/render
+//	for i in 1 2 3 4 5 6 7; do for s in parse execute gofmt-listed gofmt-listed-for-names gofmt-all check-declarations; do
+//	  ../../render.test -test.run '^$' -test.bench "NewSteps/$s\$" -test.benchtime 20x; done; done
 func BenchmarkNewSteps(b *testing.B) {
-	a := Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka", "cleaner"},
-		Consumers: []ConsumerAnswers{{Name: "order-events", Topic: "events"}}}
+	a := answers.Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "kafka", "cleaner"},
+		Consumers: []answers.ConsumerAnswers{{Name: "order-events", Topic: "events"}}}
 	m := defaultModel(b, a)
 	plan, err := Plan(m)
 	if err != nil {
@@ -115,21 +115,15 @@ func BenchmarkNewSteps(b *testing.B) {
 		})
 	})
 	b.Run("gofmt-all", func(b *testing.B) { gofmt(b, func(PlannedFile) bool { return true }) })
-	_, files, err := Generate(a.WithDefaults())
+	files, err := renderService(a.WithDefaults(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("check-declarations", func(b *testing.B) {
 		for b.Loop() {
-			if err := checkRenderedGo(m, files); err != nil {
+			if err := CheckGo(m, files); err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
-	b.Run("lock-and-base", func(b *testing.B) {
-		for b.Loop() {
-			forgetLastBase() // what Generate pays; RecordNew's encoding of the same store is then a compare
-			EncodeBase(Version, servicedir.LockOf(files.Files()), baseOf(files))
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	"fmt"
@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	// Imported by another name: the package's tests have a helper named model.
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -59,7 +61,7 @@ func Plan(m *gmodel.Model) (FilePlan, error) {
 	p = append(p,
 		PlannedFile{Path: "go.mod", Owner: OwnedByGsgen, Build: buildGoMod, NoMarker: true, Merge: mergeGoMod},
 		PlannedFile{Path: "go.sum", Owner: OwnedByGsgen, Build: buildGoSum, NoMarker: true, Merge: mergeGoSum},
-		PlannedFile{Path: AnswersFile, Owner: OwnedByGsgen, Build: buildAnswersFile, NoMarker: true},
+		PlannedFile{Path: answers.AnswersFile, Owner: OwnedByGsgen, Build: buildAnswersFile, NoMarker: true},
 		// Built in Go, not templated: JSON has no comments to hold the marker
 		// (its description says it), and the rules' {{ $labels }} would clash
 		// with text/template.
@@ -69,7 +71,7 @@ func Plan(m *gmodel.Model) (FilePlan, error) {
 	slices.SortFunc(p, func(a, b PlannedFile) int { return strings.Compare(a.Path, b.Path) })
 	for i := 1; i < len(p); i++ {
 		if p[i].Path == p[i-1].Path {
-			return nil, &InputError{Field: p[i].Path, Msg: fmt.Sprintf("both %s and %s give this file", p[i-1].source(), p[i].source()), Fix: "rename one of them"}
+			return nil, &problem.InputError{Field: p[i].Path, Msg: fmt.Sprintf("both %s and %s give this file", p[i-1].source(), p[i].source()), Fix: "rename one of them"}
 		}
 	}
 	return p, nil
@@ -79,7 +81,7 @@ func Plan(m *gmodel.Model) (FilePlan, error) {
 // instance, or one of gsgen's templates.
 func (f PlannedFile) source() string {
 	if it, ok := f.Item.(Instance); ok {
-		return Quote(it.Names().Name)
+		return problem.Quote(it.Names().Name)
 	}
 	return "gsgen's " + f.Template
 }

@@ -1,4 +1,4 @@
-package generator
+package render
 
 // The checks on the Go a service's templates rendered: names that derive
 // fine (names.go) but whose code would not build. They read rendered
@@ -16,9 +16,10 @@ import (
 	"strings"
 
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
-// checkRenderedGo refuses names whose rendered Go does not build: two
+// CheckGo refuses names whose rendered Go does not build: two
 // declarations of one identifier in a package (workers x2 and x-2 both
 // declare X2; a worker named config declares Config beside worker.go's), or
 // a file whose name Go reads as more than a name (worker x-test writes
@@ -27,7 +28,7 @@ import (
 // declares is checked, with no list of words to keep up to date. The
 // instance named is the latest in the answers of those that bring the
 // identifier (see redeclared).
-func checkRenderedGo(m *gmodel.Model, files Rendered) error {
+func CheckGo(m *gmodel.Model, files Rendered) error {
 	byDir := map[string][]RenderedFile{}
 	for _, f := range files {
 		if path.Ext(f.Path) == ".go" {
@@ -78,7 +79,7 @@ func checkGoFileName(m *gmodel.Model, f RenderedFile) error {
 	name := path.Base(f.Path)
 	meant := strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(path.Base(f.Template), ".tmpl"), ".user"), "_item_", "item")
 	bad := func(why string) error {
-		return &InputError{Field: field, Msg: fmt.Sprintf("%s names its file %s, which %s", Quote(it.Names().Name), f.Path, why),
+		return &problem.InputError{Field: field, Msg: fmt.Sprintf("%s names its file %s, which %s", problem.Quote(it.Names().Name), f.Path, why),
 			Fix: "choose a name that does not end in -test or in an OS or architecture (-linux, -windows, -amd64 ...)"}
 	}
 	if strings.HasSuffix(name, "_test.go") != strings.HasSuffix(meant, "_test.go") {
@@ -154,17 +155,17 @@ func redeclared(m *gmodel.Model, files []RenderedFile, name string, first, again
 	other := "gsgen's " + there.file.Path
 	if it, ok := there.file.Item.(Instance); ok {
 		f, _ := instanceField(m, it)
-		other = fmt.Sprintf("%s %s (in %s)", f, Quote(it.Names().Name), there.file.Path)
+		other = fmt.Sprintf("%s %s (in %s)", f, problem.Quote(it.Names().Name), there.file.Path)
 	} else {
 		for _, it := range slices.Backward(suspects) {
 			if !sameInstance(it, blame) {
 				f, _ := instanceField(m, it)
-				other = fmt.Sprintf("%s %s (in %s)", f, Quote(it.Names().Name), there.file.Path)
+				other = fmt.Sprintf("%s %s (in %s)", f, problem.Quote(it.Names().Name), there.file.Path)
 				break
 			}
 		}
 	}
-	return &InputError{Field: field, Msg: fmt.Sprintf("%s gives the Go name %s, which %s declares too, so the service would not build", Quote(blame.Names().Name), name, other),
+	return &problem.InputError{Field: field, Msg: fmt.Sprintf("%s gives the Go name %s, which %s declares too, so the service would not build", problem.Quote(blame.Names().Name), name, other),
 		Fix: "choose another name"}
 }
 
@@ -192,10 +193,10 @@ func instanceField(m *gmodel.Model, it Instance) (string, int) {
 	return "", -1
 }
 
-// checkInstanceGo renders the Go packages the model's named instances live
-// in and checks them as Generate does (checkRenderedGo): what gsgen add asks
+// CheckInstanceGo renders the Go packages the model's named instances live
+// in and checks them as Generate does (CheckGo): what gsgen add asks
 // a name against as it is typed, without rendering the whole service.
-func checkInstanceGo(m *gmodel.Model) error {
+func CheckInstanceGo(m *gmodel.Model) error {
 	plan, err := Plan(m)
 	if err != nil {
 		return err
@@ -210,5 +211,5 @@ func checkInstanceGo(m *gmodel.Model) error {
 	if err != nil {
 		return err
 	}
-	return checkRenderedGo(m, files)
+	return CheckGo(m, files)
 }

@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/gsgen-dev/gsgen/generator/internal/golit"
 	"github.com/gsgen-dev/gsgen/generator/internal/inorder"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/templates"
 )
@@ -65,7 +66,7 @@ var templateFuncs = template.FuncMap{
 	// arguments: 20*time.Second.
 	"goDurationArg": func(d time.Duration) string { return strings.ReplaceAll(GoDuration(d), " * ", "*") },
 	"goStrings":     GoStrings,
-	"seconds":       Seconds,
+	"seconds":       problem.Seconds,
 	"lowerFirst":    lowerFirst,
 	// demoFills reports whether the demo puts rows in the table of any
 	// of the cleaners (it knows the columns of gsgen's tables only).

@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	"flag"
@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite what is stored from a derivatio
 // another's): generation needs no network, and never leaves a module out.
 func TestGraphRequiresEveryPin(t *testing.T) {
 	for _, s := range acceptedSpace(t) {
-		m, err := newModel(s.Answers, s.UserSQL)
+		m, err := NewModel(s.Answers, s.UserSQL)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestDependencySets(t *testing.T) {
 	seen := map[string]bool{}
 	for _, s := range acceptedSpace(t) {
 		s.Answers.Module = modulePlaceholder
-		m, err := newModel(s.Answers, s.UserSQL)
+		m, err := NewModel(s.Answers, s.UserSQL)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestDependencySets(t *testing.T) {
 			t.Errorf("%s: the graph selects\n%s\nbut go mod tidy writes\n%s", s.deps.Key(), sum, got[s.deps].sum)
 		}
 	}
-	stored := filepath.Join("..", "templates", filepath.FromSlash(graphPath))
+	stored := filepath.Join("..", "..", "templates", filepath.FromSlash(graphPath))
 	if *update {
 		if err := os.WriteFile(stored, g.Format(), 0o644); err != nil {
 			t.Fatal(err)
@@ -157,7 +157,7 @@ func TestDependencySets(t *testing.T) {
 		return
 	}
 	if want, err := os.ReadFile(stored); err != nil || string(want) != string(g.Format()) {
-		t.Errorf("%s is stale (err %v); run go test ./generator -run TestDependencySets -update", stored, err)
+		t.Errorf("%s is stale (err %v); run go test ./generator/render -run TestDependencySets -update", stored, err)
 	}
 }
 
@@ -215,7 +215,7 @@ var all = gmodel.DependencySet{Pgx: true, KafkaGo: true, Asynq: true, Otel: true
 // when given) beside it, runs go mod tidy and returns what it wrote.
 func tidy(t *testing.T, shape AcceptedService, gomod string, gosum []byte) (mod, sum []byte) {
 	t.Helper()
-	m, err := newModel(shape.Answers, shape.UserSQL)
+	m, err := NewModel(shape.Answers, shape.UserSQL)
 	if err != nil {
 		t.Fatal(err)
 	}

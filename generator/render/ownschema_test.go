@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	"encoding/json"
@@ -47,7 +47,7 @@ func TestOwnSchemasAreStored(t *testing.T) {
 		t.Fatalf("ownschema.json: %v", err)
 	}
 	if diff := cmp.Diff(read, stored); diff != "" {
-		t.Errorf("ownschema.json is stale; run go test ./generator -run TestOwnSchemasAreStored -update (-read +stored):\n%s", diff)
+		t.Errorf("ownschema.json is stale; run go test ./generator/render -run TestOwnSchemasAreStored -update (-read +stored):\n%s", diff)
 	}
 	whole, err := sqlschema.ReadSchema(all)
 	if err != nil {

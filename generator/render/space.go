@@ -1,10 +1,11 @@
-package generator
+package render
 
 import (
 	"fmt"
 	"slices"
 	"time"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 )
 
@@ -17,7 +18,7 @@ var userTableSQL = map[string][]byte{"db/migrations/0100_orders.sql": []byte(
 // AcceptedService is one point of the space of services validation accepts.
 type AcceptedService struct {
 	Shape   string            // e.g. s-hoakc-d-u: the components' initials, asynq mode, cleaner's table
-	Answers Answers           // defaults applied
+	Answers answers.Answers   // defaults applied
 	UserSQL map[string][]byte // SQL of the user's own beside gsgen's, by path
 }
 
@@ -63,18 +64,18 @@ func AcceptedSpace() ([]AcceptedService, error) {
 				if mode != "" {
 					name += "-" + mode[:1]
 				}
-				a := Answers{Name: "svc", Components: comps, Asynq: AsynqAnswers{Mode: mode}}
+				a := answers.Answers{Name: "svc", Components: comps, Asynq: answers.AsynqAnswers{Mode: mode}}
 				var userSQL map[string][]byte
 				if cl != "" {
 					name += "-" + cl[:1]
 				}
 				if cl == "user" {
 					userSQL = userTableSQL
-					a.Cleaners = []CleanerAnswers{{Name: "old-orders", Table: "orders", Column: "created_at"}}
+					a.Cleaners = []answers.CleanerAnswers{{Name: "old-orders", Table: "orders", Column: "created_at"}}
 				}
 				a.Module = "example.com/svc"
 				a = a.WithDefaults()
-				if _, err := newModel(a, userSQL); err != nil {
+				if _, err := NewModel(a, userSQL); err != nil {
 					return nil, fmt.Errorf("%s is refused: %w", name, err)
 				}
 				out = append(out, AcceptedService{name, a, userSQL})
@@ -88,14 +89,14 @@ func AcceptedSpace() ([]AcceptedService, error) {
 	// A fleet worker on an interval and one on a cron schedule (PostgreSQL
 	// for their leases, the cron parser); alone, replica-scoped ones need
 	// neither PostgreSQL nor, on an interval, the parser.
-	worker := []WorkerAnswers{{Name: "report", Interval: Duration(time.Minute)}, {Name: "digest", Cron: "0 9 * * 1", Timezone: "Europe/Paris"}}
-	replicaWorker := []WorkerAnswers{{Name: "cache", Interval: Duration(time.Minute), Scope: ScopeReplica}}
-	replicaCron := []WorkerAnswers{{Name: "cache", Cron: "@hourly", Scope: ScopeReplica}}
-	task := []TaskAnswers{{Type: "report:build", Queue: "reports"}}
+	worker := []answers.WorkerAnswers{{Name: "report", Interval: answers.Duration(time.Minute)}, {Name: "digest", Cron: "0 9 * * 1", Timezone: "Europe/Paris"}}
+	replicaWorker := []answers.WorkerAnswers{{Name: "cache", Interval: answers.Duration(time.Minute), Scope: answers.ScopeReplica}}
+	replicaCron := []answers.WorkerAnswers{{Name: "cache", Cron: "@hourly", Scope: answers.ScopeReplica}}
+	task := []answers.TaskAnswers{{Type: "report:build", Queue: "reports"}}
 	for _, x := range []struct {
 		name, comps, mode string
-		workers           []WorkerAnswers
-		tasks             []TaskAnswers
+		workers           []answers.WorkerAnswers
+		tasks             []answers.TaskAnswers
 	}{
 		{"s-h-w", "http", "", worker, nil},
 		{"s-h-wr", "http", "", replicaWorker, nil},
@@ -106,9 +107,9 @@ func AcceptedSpace() ([]AcceptedService, error) {
 		{"s-a-d-t", "asynq", "dedicated", nil, task},
 		{"s-hoakc-i-g-wt", "http,outbox,asynq,kafka,cleaner", "inprocess", worker, task},
 	} {
-		a := Answers{Name: "svc", Module: "example.com/svc", Components: SplitList(x.comps), Asynq: AsynqAnswers{Mode: x.mode},
+		a := answers.Answers{Name: "svc", Module: "example.com/svc", Components: answers.SplitList(x.comps), Asynq: answers.AsynqAnswers{Mode: x.mode},
 			Workers: x.workers, Tasks: x.tasks}.WithDefaults()
-		if _, err := newModel(a, nil); err != nil {
+		if _, err := NewModel(a, nil); err != nil {
 			return nil, fmt.Errorf("%s is refused: %w", x.name, err)
 		}
 		out = append(out, AcceptedService{x.name, a, nil})
@@ -132,17 +133,17 @@ func AcceptedSpace() ([]AcceptedService, error) {
 		{"s-oa-d-tr", "outbox,asynq", "dedicated", false},
 		{"s-hoakc-i-g-wt-tr", "http,outbox,asynq,kafka,cleaner", "inprocess", false},
 	} {
-		a := Answers{Name: "svc", Module: "example.com/svc", Components: SplitList(x.comps), Asynq: AsynqAnswers{Mode: x.mode}, Tracing: true}
+		a := answers.Answers{Name: "svc", Module: "example.com/svc", Components: answers.SplitList(x.comps), Asynq: answers.AsynqAnswers{Mode: x.mode}, Tracing: true}
 		var userSQL map[string][]byte
 		if x.cleaner {
 			userSQL = userTableSQL
-			a.Cleaners = []CleanerAnswers{{Name: "old-orders", Table: "orders", Column: "created_at"}}
+			a.Cleaners = []answers.CleanerAnswers{{Name: "old-orders", Table: "orders", Column: "created_at"}}
 		}
 		if x.name == "s-hoakc-i-g-wt-tr" {
 			a.Workers, a.Tasks = worker, task
 		}
 		a = a.WithDefaults()
-		if _, err := newModel(a, userSQL); err != nil {
+		if _, err := NewModel(a, userSQL); err != nil {
 			return nil, fmt.Errorf("%s is refused: %w", x.name, err)
 		}
 		out = append(out, AcceptedService{x.name, a, userSQL})
@@ -155,12 +156,12 @@ func AcceptedSpace() ([]AcceptedService, error) {
 		{"s-hg-rpc", "http,grpc", ""},
 		{"s-hgoakc-i-g-wt-tr-rpc", "http,grpc,outbox,asynq,kafka,cleaner", "inprocess"},
 	} {
-		a := Answers{Name: "svc", Module: "example.com/svc", Components: SplitList(x.comps), Asynq: AsynqAnswers{Mode: x.mode}}
+		a := answers.Answers{Name: "svc", Module: "example.com/svc", Components: answers.SplitList(x.comps), Asynq: answers.AsynqAnswers{Mode: x.mode}}
 		if x.mode != "" {
 			a.Workers, a.Tasks, a.Tracing = worker, task, true
 		}
 		a = a.WithDefaults()
-		if _, err := newModel(a, nil); err != nil {
+		if _, err := NewModel(a, nil); err != nil {
 			return nil, fmt.Errorf("%s is refused: %w", x.name, err)
 		}
 		out = append(out, AcceptedService{x.name, a, nil})

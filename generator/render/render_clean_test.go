@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	"bytes"
@@ -9,12 +9,14 @@ import (
 	"testing"
 	"text/template"
 	"time"
+
+	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
 // formatCase is one set of answers the cleanliness proof renders.
 type formatCase struct {
 	name    string
-	answers Answers
+	answers answers.Answers
 	userSQL map[string][]byte
 }
 
@@ -49,24 +51,24 @@ func formatCases(t *testing.T) []formatCase {
 			if !slices.Contains(a.Components, "kafka") {
 				a.Consumers = nil
 			} else {
-				a.Consumers = []ConsumerAnswers{
+				a.Consumers = []answers.ConsumerAnswers{
 					{Name: n, Topic: n},
-					{Name: names[(j+1)%len(names)] + "-c", Topic: "t." + names[(j+2)%len(names)], HandlerTimeout: Duration(short[j%len(short)])},
+					{Name: names[(j+1)%len(names)] + "-c", Topic: "t." + names[(j+2)%len(names)], HandlerTimeout: answers.Duration(short[j%len(short)])},
 				}
 			}
-			a.Workers = []WorkerAnswers{
-				{Name: n + "-w", Interval: Duration(durations[j%len(durations)])},
+			a.Workers = []answers.WorkerAnswers{
+				{Name: n + "-w", Interval: answers.Duration(durations[j%len(durations)])},
 				{Name: names[(j+3)%len(names)], Cron: "0 9 * * 1", Timezone: "Europe/Paris"},
 			}
 			if slices.Contains(a.Components, "asynq") {
-				a.Tasks = []TaskAnswers{
+				a.Tasks = []answers.TaskAnswers{
 					{Type: n + ":build", Queue: names[(j+1)%len(names)]},
-					{Type: "x", Queue: "q", Timeout: Duration(short[(j+1)%len(short)])},
+					{Type: "x", Queue: "q", Timeout: answers.Duration(short[(j+1)%len(short)])},
 				}
 			}
 			if b.userSQL != nil {
-				a.Cleaners = []CleanerAnswers{
-					{Name: n, Table: "orders", Column: "created_at", Interval: Duration(durations[j%len(durations)])},
+				a.Cleaners = []answers.CleanerAnswers{
+					{Name: n, Table: "orders", Column: "created_at", Interval: answers.Duration(durations[j%len(durations)])},
 					{Name: names[(j+1)%len(names)] + "-old", Table: "orders", Column: "created_at"},
 				}
 			} else {
@@ -95,7 +97,7 @@ func TestRuntimeFormattedTemplates(t *testing.T) {
 	}
 	templatesSeen := map[string]*seen{}
 	for _, c := range formatCases(t) {
-		m, err := newModel(c.answers, c.userSQL)
+		m, err := NewModel(c.answers, c.userSQL)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -170,7 +172,7 @@ func TestRenderFileFormatsOnlyListed(t *testing.T) {
 		formattedAtRunTime[name] = "a test's"
 		defer delete(formattedAtRunTime, name)
 	}
-	m := defaultModel(t, Answers{Name: "orders"})
+	m := defaultModel(t, answers.Answers{Name: "orders"})
 	file := func(tmpl string) PlannedFile {
 		return PlannedFile{Path: "x/x.go", Owner: OwnedByUser, Template: tmpl}
 	}

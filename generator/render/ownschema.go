@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	_ "embed"
@@ -14,7 +14,7 @@ import (
 // migrations, stored: a service whose only SQL is gsgen's is then checked
 // without parsing SQL, which without cgo means compiling PostgreSQL's parser
 // from WebAssembly (about a second). TestOwnSchemasAreStored keeps it true;
-// go test ./generator -run TestOwnSchemasAreStored -update rewrites it.
+// go test ./generator/render -run TestOwnSchemasAreStored -update rewrites it.
 //
 //go:embed ownschema.json
 var ownSchemaJSON []byte

@@ -1,8 +1,9 @@
-package generator
+package render
 
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -10,7 +11,9 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/templates"
 )
 
@@ -101,7 +104,7 @@ func (g *ModuleGraph) Format() []byte {
 	b.WriteString("# The module graph every generated service's go.mod and go.sum are selected from:\n" +
 		"# a line is in a service when one of its alternatives (keys joined by '+', '|' between\n" +
 		"# alternatives, '*' always) names only modules the service has (!key: lacks). Written by\n" +
-		"# go test ./generator -run TestDependencySets -update; do not edit.\n")
+		"# go test ./generator/render -run TestDependencySets -update; do not edit.\n")
 	b.WriteString("go " + g.Go + "\n")
 	when := func(w [][]string) string {
 		var alts []string
@@ -208,7 +211,7 @@ func buildGoSum(m *gmodel.Model) ([]byte, error) {
 const answersHeader = "# Answers gsgen generated this service from. Edit them, then run gsgen regen\n# to regenerate the files it owns (files you own are never touched).\n"
 
 func buildAnswersFile(m *gmodel.Model) ([]byte, error) {
-	b, err := MarshalAnswersFile(m.Answers)
+	b, err := answers.MarshalAnswersFile(m.Answers)
 	if err != nil {
 		return nil, err
 	}
@@ -242,10 +245,10 @@ func untouched(ext string, onDisk []byte, module string) (bool, error) {
 func mergeGoMod(onDisk, rendered []byte) ([]byte, error) {
 	disk, err := modfile.Parse("go.mod", onDisk, nil)
 	if err != nil {
-		return nil, &InputError{Field: "go.mod", Msg: "cannot be parsed: " + err.Error(), Fix: "fix it (go mod tidy reports the same problem) and re-run"}
+		return nil, &problem.InputError{Field: "go.mod", Msg: "cannot be parsed: " + err.Error(), Fix: "fix it (go mod tidy reports the same problem) and re-run"}
 	}
 	if disk.Module == nil {
-		return nil, &InputError{Field: "go.mod", Msg: "has no module line", Fix: "add one (module example.com/you/service), or move go.mod away"}
+		return nil, &problem.InputError{Field: "go.mod", Msg: "has no module line", Fix: "add one (module example.com/you/service), or move go.mod away"}
 	}
 	want, err := modfile.Parse("go.mod", rendered, nil)
 	if err != nil {
@@ -254,8 +257,8 @@ func mergeGoMod(onDisk, rendered []byte) ([]byte, error) {
 	if have, module := disk.Module.Mod.Path, want.Module.Mod.Path; have != module {
 		// The service's imports say module; a go.mod naming another would
 		// not build, and its module line is the user's to change.
-		return nil, &InputError{Field: "go.mod", Msg: fmt.Sprintf("its module is %s, but the service's module is %s", Quote(have), Quote(module)),
-			Fix: fmt.Sprintf("give the service the same module (--module %s, or module: in gsgen.yaml), or change go.mod's module line", Shorten(have))}
+		return nil, &problem.InputError{Field: "go.mod", Msg: fmt.Sprintf("its module is %s, but the service's module is %s", problem.Quote(have), problem.Quote(module)),
+			Fix: fmt.Sprintf("give the service the same module (--module %s, or module: in gsgen.yaml), or change go.mod's module line", problem.Shorten(have))}
 	}
 	ok, err := untouched("mod", onDisk, disk.Module.Mod.Path)
 	if err != nil || ok {
@@ -297,7 +300,7 @@ func mergeGoSum(onDisk, rendered []byte) ([]byte, error) {
 		}
 	}
 	var out bytes.Buffer
-	for _, l := range sortedKeys(lines) {
+	for _, l := range slices.Sorted(maps.Keys(lines)) {
 		out.WriteString(l + "\n")
 	}
 	return out.Bytes(), nil

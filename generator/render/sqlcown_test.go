@@ -1,10 +1,11 @@
-package generator
+package render
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/sqlc"
 )
 
@@ -18,13 +19,13 @@ func TestOwnSQLCOutputIsSQLCs(t *testing.T) {
 		t.Skip("runs sqlc for each shape; skipped with -short")
 	}
 	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // sqlc itself, not a cached answer
-	var cases []Answers
+	var cases []answers.Answers
 	for _, s := range acceptedSpace(t) {
 		if len(s.UserSQL) == 0 {
 			cases = append(cases, s.Answers)
 		}
 	}
-	cleaners := Answers{Name: "svc", Components: []string{"outbox", "kafka", "cleaner"}, Cleaners: []CleanerAnswers{
+	cleaners := answers.Answers{Name: "svc", Components: []string{"outbox", "kafka", "cleaner"}, Cleaners: []answers.CleanerAnswers{
 		{Name: "zz-parked", Table: "outbox_event", Column: "parked_at"},
 		{Name: "aa-created", Table: "outbox_event", Column: "created_at", Key: "id"},
 		{Name: "mm-processed", Table: "processed_event", Column: "processed_at", Key: "consumer, event_id"},
@@ -32,7 +33,7 @@ func TestOwnSQLCOutputIsSQLCs(t *testing.T) {
 	cases = append(cases, cleaners.WithDefaults())
 	checked := 0
 	for _, a := range cases {
-		m, err := newModel(a, nil)
+		m, err := NewModel(a, nil)
 		if err != nil {
 			t.Fatalf("%+v: %v", a.Components, err)
 		}

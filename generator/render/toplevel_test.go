@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	"go/ast"
@@ -27,38 +27,6 @@ func parsedTopLevel(t *testing.T, p string, src []byte) goTopLevel {
 		out.names = append(out.names, topLevelName{id.Name, fset.Position(id.Pos()).Line})
 	}
 	return out
-}
-
-// TestReadTopLevelIsTheParsers is the proof that lets checkDeclarations
-// read names from tokens: for every Go file of every case of formatCases
-// (the accepted space, and its largest shapes with names of the user's),
-// with sqlc's own output where the case has SQL of the user's, readTopLevel
-// finds the package and the names, on their lines, that go/parser's tree
-// has.
-func TestReadTopLevelIsTheParsers(t *testing.T) {
-	files := 0
-	for _, c := range formatCases(t) {
-		_, rendered, err := GenerateWith(c.answers, c.userSQL)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		for _, f := range rendered {
-			if path.Ext(f.Path) != ".go" {
-				continue
-			}
-			files++
-			got, err := readTopLevel(f.Path, f.Content)
-			if err != nil {
-				t.Fatalf("%s: %s: %v", c.name, f.Path, err)
-			}
-			if diff := cmp.Diff(parsedTopLevel(t, f.Path, f.Content), got, cmp.AllowUnexported(goTopLevel{}, topLevelName{})); diff != "" {
-				t.Errorf("%s: %s: readTopLevel differs from go/parser (-parser +readTopLevel):\n%s", c.name, f.Path, diff)
-			}
-		}
-	}
-	if files < 1000 {
-		t.Errorf("only %d Go files compared", files)
-	}
 }
 
 // readTopLevel on Go that gsgen's templates may come to write: every form
@@ -207,5 +175,37 @@ func receiverName(e ast.Expr) string {
 		default:
 			return ""
 		}
+	}
+}
+
+// TestReadTopLevelIsTheParsers is the proof that lets checkDeclarations
+// read names from tokens: for every Go file of every case of formatCases
+// (the accepted space, and its largest shapes with names of the user's),
+// with sqlc's own output where the case has SQL of the user's, readTopLevel
+// finds the package and the names, on their lines, that go/parser's tree
+// has.
+func TestReadTopLevelIsTheParsers(t *testing.T) {
+	files := 0
+	for _, c := range formatCases(t) {
+		rendered, err := renderService(c.answers, c.userSQL)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, f := range rendered {
+			if path.Ext(f.Path) != ".go" {
+				continue
+			}
+			files++
+			got, err := readTopLevel(f.Path, f.Content)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", c.name, f.Path, err)
+			}
+			if diff := cmp.Diff(parsedTopLevel(t, f.Path, f.Content), got, cmp.AllowUnexported(goTopLevel{}, topLevelName{})); diff != "" {
+				t.Errorf("%s: %s: readTopLevel differs from go/parser (-parser +readTopLevel):\n%s", c.name, f.Path, diff)
+			}
+		}
+	}
+	if files < 1000 {
+		t.Errorf("only %d Go files compared", files)
 	}
 }

@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 
 // The cache key and templates/sqlc name the sqlc that go.mod pins.
 func TestSQLCVersionIsGoMods(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "go.mod"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
