@@ -2,8 +2,14 @@ package model
 
 import (
 	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The task kind: named asynq task types, the user's handler with gsgen's
@@ -17,6 +23,7 @@ var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen'
 	Instances: answers.InstancesOf("task", "tasks", func(a *answers.Answers) *[]answers.TaskAnswers { return &a.Tasks }),
 	on:        func(m *Model) bool { return len(m.Tasks) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Tasks) },
+	derive:    taskDerive,
 	bounds:    taskBounds, settings: taskSettings}
 
 func taskBounds(m *Model) []Bound {
@@ -35,4 +42,82 @@ func taskSettings(a answers.Answers) []setting {
 			count(fmt.Sprintf("tasks[%d].max_retry", i), t.MaxRetryOrDefault(), limits.TaskMaxRetry))
 	}
 	return s
+}
+
+var (
+	// taskTypeRE is what asynq task type names look like: words joined by ':'.
+	taskTypeRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*(:[a-z][a-z0-9_-]*)*$`)
+	queueRE    = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+)
+
+// ExampleTaskType is the type of the example task asynq brings
+// (tasks/example.go renders it): a task type of the user's must not take it,
+// or the mux panics at start with two handlers for one pattern.
+const ExampleTaskType = "email:welcome"
+
+// taskDerive validates the task types and derives them, and asynq's
+// queues from them: the kinds before it (asynq among them) are derived.
+func taskDerive(m *Model, a answers.Answers) error {
+	if len(a.Tasks) > 0 && !m.Asynq {
+		return &problem.InputError{Field: "tasks", Msg: "task types are listed but the asynq component is not chosen", Fix: "add asynq to components (gsgen add task adds it), or remove the tasks list"}
+	}
+	// Go names that collide are found in the rendered code (render.CheckGo);
+	// types are strings, seen here.
+	seenType, seenGo := map[string]string{ExampleTaskType: "the example task's type (internal/tasks/example.go)"}, map[string]string{}
+	queues := map[string]bool{answers.DefaultQueue: true}
+	for i, t := range a.Tasks {
+		field := fmt.Sprintf("tasks[%d]", i)
+		if !taskTypeRE.MatchString(t.Type) || len(t.Type) > 64 {
+			return &problem.InputError{Field: field + ".type", Msg: problem.Quote(t.Type) + " is not a task type gsgen accepts", Fix: "use lower-case words joined by ':', e.g. report:build (at most 64 characters)"}
+		}
+		if other, ok := seenType[t.Type]; ok {
+			return &problem.InputError{Field: field + ".type", Msg: fmt.Sprintf("%s is %s already, and asynq routes one type to one handler", problem.Quote(t.Type), other), Fix: "give each task type once, e.g. " + t.Type + "-2"}
+		}
+		seenType[t.Type] = field + ".type"
+		g := taskGoName(t.Type)
+		if other, ok := seenGo[g]; ok {
+			return &problem.InputError{Field: field + ".type", Msg: fmt.Sprintf("%s and %s both become the Go name %s", problem.Quote(t.Type), other, g), Fix: "rename one of them"}
+		}
+		seenGo[g] = problem.Quote(t.Type)
+		if time.Duration(t.Timeout)%time.Second != 0 {
+			return &problem.InputError{Field: field + ".timeout", Msg: fmt.Sprintf("%v is not a whole number of seconds; asynq keeps whole seconds and turns anything under 1s into its 30-minute default", t.Timeout),
+				Fix: "use whole seconds, e.g. " + problem.Seconds(max(time.Second, time.Duration(t.Timeout).Truncate(time.Second)))}
+		}
+		if !queueRE.MatchString(t.Queue) || len(t.Queue) > 64 {
+			return &problem.InputError{Field: field + ".queue", Msg: problem.Quote(t.Queue) + " is not a queue name gsgen accepts", Fix: "use lower-case letters, digits, '-' and '_', e.g. critical"}
+		}
+		queues[t.Queue] = true
+		m.Tasks = append(m.Tasks, TaskType{Type: t.Type, GoName: g, FileName: taskFileName(t.Type),
+			Timeout: time.Duration(t.Timeout), Queue: t.Queue, MaxRetry: t.MaxRetryOrDefault()})
+	}
+	if !m.Asynq {
+		return nil
+	}
+	for _, q := range slices.Sorted(maps.Keys(a.Asynq.Queues)) {
+		if !queueRE.MatchString(q) || len(q) > 64 {
+			// Checked first: the advice below repeats the name as a flag.
+			return &problem.InputError{Field: "asynq.queues." + problem.Shorten(q), Msg: problem.Quote(q) + " is not a queue name gsgen accepts", Fix: "use lower-case letters, digits, '-' and '_', e.g. critical"}
+		}
+		if !queues[q] {
+			return &problem.InputError{Field: "asynq.queues." + q, Msg: "no task uses queue " + problem.Quote(q), Fix: "remove it, or give a task --queue " + q}
+		}
+	}
+	for _, q := range slices.Sorted(maps.Keys(queues)) {
+		p := a.Asynq.Queues[q]
+		if p == 0 {
+			p = 1
+		}
+		m.Queues = append(m.Queues, Queue{Name: q, Priority: p})
+	}
+	return nil
+}
+
+// taskGoName turns "report:build" into "ReportBuild".
+func taskGoName(t string) string {
+	return goName(strings.NewReplacer(":", "-", "_", "-").Replace(t))
+}
+
+// taskFileName turns "report:build" into "report_build".
+func taskFileName(t string) string {
+	return strings.NewReplacer(":", "_", "-", "_").Replace(t)
 }

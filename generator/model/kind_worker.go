@@ -2,8 +2,10 @@ package model
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The worker kind: named periodic Run loops calling a function of the
@@ -17,6 +19,7 @@ var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop callin
 	Instances: answers.InstancesOf("worker", "workers", func(a *answers.Answers) *[]answers.WorkerAnswers { return &a.Workers }),
 	on:        func(m *Model) bool { return len(m.Workers) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Workers) },
+	derive:    workerDerive,
 	bounds:    workerBounds, env: workerEnv, settings: workerSettings, panels: workerPanels, alerts: workerAlerts,
 	pool: workerPool, periodic: workerPeriodic}
 
@@ -99,4 +102,57 @@ func workerAlerts(m *Model) []Alert {
 		// worker that no replica runs (the lease stuck, every run failing).
 		{"WorkerNotSucceeding", `time() - max by (worker) (NS_worker_last_success_timestamp_seconds) > 2 * max by (worker) (NS_worker_period_seconds)`, "0m", "warning",
 			"A worker of NAME has not succeeded in any replica for two of its periods: its runs fail, or no replica holds its lease (the lease holders panel says which)."}}
+}
+
+// minWorkerInterval is the shortest pause between a worker's runs gsgen
+// takes: below it the ticker, not the work, sets the pace.
+const minWorkerInterval = time.Second
+
+// workerDerive validates the workers and derives them.
+func workerDerive(m *Model, a answers.Answers) error {
+	seen := map[string]bool{}
+	for i, w := range a.Workers {
+		field := fmt.Sprintf("workers[%d]", i)
+		if err := validateInstanceName(field+".name", w.Name, seen); err != nil {
+			return err
+		}
+		job := WorkerJob{Name: w.Name, GoName: goName(w.Name), FileName: snake(w.Name),
+			EnvPrefix: envPrefix("WORKER", w.Name), Interval: time.Duration(w.Interval), Period: time.Duration(w.Interval), Timeout: time.Duration(w.Timeout)}
+		if err := setSchedule(&job, field, w); err != nil {
+			return err
+		}
+		lease, err := scopeOf(field, w.Scope, w.LeaseTTL, "worker:"+w.Name)
+		if err != nil {
+			return err
+		}
+		job.Lease = lease
+		m.Workers = append(m.Workers, job)
+	}
+	return nil
+}
+
+// setSchedule checks the worker's interval or cron schedule and derives
+// its period into w.
+func setSchedule(w *WorkerJob, field string, a answers.WorkerAnswers) error {
+	switch {
+	case a.Cron != "" && a.Interval != 0:
+		return &problem.InputError{Field: field, Msg: "has both an interval and a cron schedule", Fix: "keep one: --interval D runs every D, --cron EXPR at the times it names"}
+	case a.Cron == "" && a.Timezone != "":
+		return &problem.InputError{Field: field + ".timezone", Msg: "is given without a cron schedule: an interval has no time of day", Fix: "give --cron with it, or leave --timezone out"}
+	case a.Cron == "" && time.Duration(a.Interval) < minWorkerInterval:
+		return &problem.InputError{Field: field + ".interval", Msg: fmt.Sprintf("%v is shorter than %v: each tick starts a run, with its own timeout, log line and metrics, so a shorter interval is a busy loop", time.Duration(a.Interval), minWorkerInterval),
+			Fix: fmt.Sprintf("use %v or more; for work that must follow events, use a Kafka consumer or an asynq task instead", minWorkerInterval)}
+	case a.Cron == "":
+		return nil
+	}
+	s, err := parseCron(field, a.Cron)
+	if err != nil {
+		return err
+	}
+	loc, err := loadTimezone(field, a.Timezone)
+	if err != nil {
+		return err
+	}
+	w.Cron, w.Timezone, w.Period = a.Cron, a.Timezone, cronPeriod(s, loc)
+	return nil
 }

@@ -161,10 +161,11 @@ func New(a answers.Answers, own OwnSQL, userSQL map[string][]byte) (*Model, erro
 	if err := boundedSettings(a); err != nil {
 		return nil, err
 	}
-	// Each chosen kind validates its answers and derives its part of the
-	// model, in the kinds' order.
+	// Each kind validates its answers and derives its part of the model, in
+	// the kinds' order: a component when it is chosen, a kind of named
+	// instances (worker, task) always, from the instances the answers list.
 	for _, k := range Kinds {
-		if k.derive != nil && slices.Contains(comps, k.Name) {
+		if k.derive != nil && (!k.Chosen || slices.Contains(comps, k.Name)) {
 			if err := k.derive(m, a); err != nil {
 				return nil, err
 			}
@@ -174,9 +175,6 @@ func New(a answers.Answers, own OwnSQL, userSQL map[string][]byte) (*Model, erro
 	m.UsesPostgres = m.needs(NeedsPostgres)
 	m.UsesKafka = m.needs(NeedsKafka)
 	m.UsesRedis = m.needs(NeedsRedis)
-	if err := m.deriveWorkers(a); err != nil {
-		return nil, err
-	}
 	m.leaseNeedsPostgres()
 	m.HasWorkers = m.Outbox || m.Kafka || m.Cleaner || len(m.Workers) > 0
 	if m.Cleaner && len(m.Cleaners) == 0 {
