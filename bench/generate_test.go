@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/sqlc"
 )
@@ -15,14 +16,14 @@ import (
 // sqlc runs in a child copy of the executable: here, of this test binary.
 
 // fullAnswers reads golden/full.yaml with defaults applied, as `gsgen new -f` does.
-func fullAnswers(b *testing.B) generator.Answers {
+func fullAnswers(b *testing.B) answers.Answers {
 	b.Helper()
 	name := filepath.Join("..", "golden", "full.yaml")
 	data, err := os.ReadFile(name)
 	if err != nil {
 		b.Fatal(err)
 	}
-	a, err := generator.ParseAnswersFile(name, data)
+	a, err := answers.ParseAnswersFile(name, data)
 	if err != nil {
 		b.Fatal(err)
 	}

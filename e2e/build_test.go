@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
 // buildRoot holds the services' sources and binaries, built once per test
@@ -45,7 +46,7 @@ type variant struct {
 	// answers, when set, changes golden/<preset>.yaml before generating the
 	// service with gsgen's generator, as `gsgen new -f <preset>.yaml --flag ...`
 	// would; nil copies golden/<preset> as it is.
-	answers func(*generator.Answers)
+	answers func(*answers.Answers)
 	// additions are the packages under internal/ that get the tests' own
 	// handlers (see additions below).
 	additions []string
@@ -72,17 +73,17 @@ var (
 	// would make that scenario take most of a minute. 5s leaves a busy
 	// machine ample time to release the short task during the drain.
 	fullShortAsynq = &variant{name: "full-short-asynq", preset: "full", additions: []string{"httpapi", "tasks"},
-		answers: func(a *generator.Answers) {
-			a.Timeouts.TaskTimeout = generator.Duration(time.Second)
-			a.Timeouts.AsynqShutdown = generator.Duration(5 * time.Second)
+		answers: func(a *answers.Answers) {
+			a.Timeouts.TaskTimeout = answers.Duration(time.Second)
+			a.Timeouts.AsynqShutdown = answers.Duration(5 * time.Second)
 		}}
 	// eightConsumers is the worker preset with eight Kafka consumers, each
 	// in a group of its own, all closing in one close budget.
 	eightConsumers = &variant{name: "eight-consumers", preset: "worker",
-		answers: func(a *generator.Answers) {
+		answers: func(a *answers.Answers) {
 			a.Consumers = nil
 			for i := range 8 {
-				a.Consumers = append(a.Consumers, generator.ConsumerAnswers{Name: fmt.Sprintf("reader-%d", i), Topic: outboxTopic})
+				a.Consumers = append(a.Consumers, answers.ConsumerAnswers{Name: fmt.Sprintf("reader-%d", i), Topic: outboxTopic})
 			}
 		}}
 )
@@ -156,7 +157,7 @@ func (v *variant) writeSource() error {
 	if err != nil {
 		return err
 	}
-	a, err := generator.ParseAnswersFile(answersFile, data)
+	a, err := answers.ParseAnswersFile(answersFile, data)
 	if err != nil {
 		return err
 	}

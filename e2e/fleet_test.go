@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
 // fleetService is the http preset after `gsgen add worker report --interval
@@ -14,10 +14,10 @@ import (
 // `gsgen add worker local --interval 1s --scope replica` (the shortest interval gsgen takes), each of the
 // user's functions logging its run, the fleet one with its tick.
 var fleetService = &variant{name: "fleet", preset: "http",
-	answers: func(a *generator.Answers) {
-		a.Workers = []generator.WorkerAnswers{
-			{Name: "report", Interval: generator.Duration(time.Second), Timeout: generator.Duration(5 * time.Second)},
-			{Name: "local", Interval: generator.Duration(time.Second), Scope: generator.ScopeReplica},
+	answers: func(a *answers.Answers) {
+		a.Workers = []answers.WorkerAnswers{
+			{Name: "report", Interval: answers.Duration(time.Second), Timeout: answers.Duration(5 * time.Second)},
+			{Name: "local", Interval: answers.Duration(time.Second), Scope: answers.ScopeReplica},
 		}
 	},
 	files: map[string]string{

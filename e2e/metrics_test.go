@@ -19,6 +19,8 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // Every graph of the full preset's dashboard and every alert of its rules
@@ -140,21 +142,21 @@ func scrape(t *testing.T, svc *service) string {
 }
 
 // presetModel is the model of golden/<preset>.yaml, as gsgen builds it.
-func presetModel(t *testing.T, preset string) *generator.Model {
+func presetModel(t *testing.T, preset string) *model.Model {
 	t.Helper()
 	return variantModel(t, &variant{preset: preset})
 }
 
 // variantModel is gsgen's model of a variant's service: its preset's
 // answers, changed as the variant changes them.
-func variantModel(t *testing.T, v *variant) *generator.Model {
+func variantModel(t *testing.T, v *variant) *model.Model {
 	t.Helper()
 	name := filepath.Join("..", "golden", v.preset+".yaml")
 	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := generator.ParseAnswersFile(name, data)
+	a, err := answers.ParseAnswersFile(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 )
 
 // partsService is the http preset after `gsgen add worker tick --interval
@@ -15,8 +15,8 @@ import (
 // user's in internal/parts: both hold work in hand for a while after they
 // are told to stop, and log what they do.
 var partsService = &variant{name: "parts", preset: "http",
-	answers: func(a *generator.Answers) {
-		a.Workers = []generator.WorkerAnswers{{Name: "tick", Interval: generator.Duration(time.Second), Timeout: generator.Duration(5 * time.Second), Scope: generator.ScopeReplica}}
+	answers: func(a *answers.Answers) {
+		a.Workers = []answers.WorkerAnswers{{Name: "tick", Interval: answers.Duration(time.Second), Timeout: answers.Duration(5 * time.Second), Scope: answers.ScopeReplica}}
 	},
 	files: map[string]string{
 		"internal/worker/tick.go": `package worker

@@ -5,10 +5,13 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
@@ -75,7 +78,7 @@ func EncodeBase(version string, lock servicedir.Lock, content map[string][]byte)
 	var raw bytes.Buffer
 	fmt.Fprintf(&raw, "%s\nversion %s\n", baseHeader, version)
 	written := map[string]bool{}
-	for _, p := range sortedKeys(lock) {
+	for _, p := range slices.Sorted(maps.Keys(lock)) {
 		h := lock[p].Hash
 		c, ok := content[h]
 		if !ok || written[h] {
@@ -119,7 +122,7 @@ func compressBase(raw []byte) []byte {
 // lines.
 func ParseBase(data []byte) (*Base, error) {
 	corrupt := func(msg string) error {
-		return &InputError{Field: BaseFile, Msg: msg + ": gsgen.base is corrupt",
+		return &problem.InputError{Field: BaseFile, Msg: msg + ": gsgen.base is corrupt",
 			Fix: "restore it from version control, or delete it: gsgen then treats the service as one written before it kept a base (an edited file whose gsgen version changed becomes a conflict, never an overwrite)"}
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(data))

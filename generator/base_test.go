@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/mod/semver"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
@@ -119,7 +121,7 @@ func TestParseBaseRejects(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := ParseBase(data)
-			var ie *InputError
+			var ie *problem.InputError
 			if !errors.As(err, &ie) || ie.Field != BaseFile || !strings.Contains(err.Error(), "gsgen.base is corrupt") {
 				t.Errorf("err = %v", err)
 			}
@@ -130,7 +132,7 @@ func TestParseBaseRejects(t *testing.T) {
 // A corrupt gsgen.base stops every re-run as a corrupt gsgen.lock does:
 // exit 2, nothing written.
 func TestReadServiceRefusesACorruptBase(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"http"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http"}})
 	if err := os.WriteFile(filepath.Join(dir, BaseFile), []byte("not a store"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +141,7 @@ func TestReadServiceRefusesACorruptBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	var ie *InputError
+	var ie *problem.InputError
 	if _, err := ReadService(d); !errors.As(err, &ie) {
 		t.Errorf("err = %v", err)
 	}
@@ -148,7 +150,7 @@ func TestReadServiceRefusesACorruptBase(t *testing.T) {
 // regen keeps a user file the user edited, and with it the base of the run
 // that wrote it: a later upgrade still brings gsgen's change into it.
 func TestRegenKeepsTheBaseOfAKeptFile(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"http"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http"}})
 	routes := readTestFile(t, filepath.Join(dir, routesGo))
 	older := pretendOlderGsgen(t, dir, routesGo, replaceOnce(t, routes, "// another service.\n", "// another service (older wording).\n"))
 	edited := older + "\n// mine\n"

@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/render"
 )
@@ -17,8 +18,8 @@ import (
 //     user's, left as it is, and the answer becomes none too.
 //
 // Either way note says so, for stderr; it is empty when nothing changed.
-func (s *Service) keepWorkflowChoice(a Answers) (Answers, string, error) {
-	if a.CI != CIGitHub {
+func (s *Service) keepWorkflowChoice(a answers.Answers) (answers.Answers, string, error) {
+	if a.CI != answers.CIGitHub {
 		return a, "", nil
 	}
 	f, err := s.dir.Read(gmodel.CIWorkflowPath)
@@ -28,10 +29,10 @@ func (s *Service) keepWorkflowChoice(a Answers) (Answers, string, error) {
 	entry, known := s.Lock[gmodel.CIWorkflowPath]
 	switch {
 	case !f.Exists && known && entry.Owner == render.OwnedByGsgen:
-		a.CI = CINone
+		a.CI = answers.CINone
 		return a, fmt.Sprintf("%s: deleted since gsgen wrote it, so gsgen.yaml now says ci: none and regen leaves it out; set ci: github to have it back", gmodel.CIWorkflowPath), nil
 	case f.Exists && !known:
-		a.CI = CINone
+		a.CI = answers.CINone
 		return a, fmt.Sprintf("%s: gsgen did not write it, so it is yours and stays as it is; gsgen.yaml now says ci: none. To have gsgen's workflow instead, move yours and set ci: github", gmodel.CIWorkflowPath), nil
 	}
 	return a, "", nil

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
@@ -35,13 +37,13 @@ func regen(t *testing.T, dir string) *gmodel.Model {
 	return m
 }
 
-func readAnswersOf(t *testing.T, dir string) Answers {
+func readAnswersOf(t *testing.T, dir string) answers.Answers {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, AnswersFile))
+	data, err := os.ReadFile(filepath.Join(dir, answers.AnswersFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ParseAnswersFile(AnswersFile, data)
+	a, err := answers.ParseAnswersFile(answers.AnswersFile, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +71,11 @@ func fileThere(t *testing.T, path string) bool {
 
 // A new service gets the workflow, and gsgen.yaml says ci: github.
 func TestNewServiceHasCI(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop"})
+	dir := writeService(t, answers.Answers{Name: "shop"})
 	if !fileThere(t, filepath.Join(dir, gmodel.CIWorkflowPath)) {
 		t.Fatalf("%s not written", gmodel.CIWorkflowPath)
 	}
-	if ci := readAnswersOf(t, dir).CI; ci != CIGitHub {
+	if ci := readAnswersOf(t, dir).CI; ci != answers.CIGitHub {
 		t.Errorf("gsgen.yaml says ci: %q, want github", ci)
 	}
 }
@@ -82,7 +84,7 @@ func TestNewServiceHasCI(t *testing.T) {
 // ci: none, and the next regen leaves it out without a word. ci: github
 // brings it back.
 func TestRegenRespectsADeletedWorkflow(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"http", "outbox"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http", "outbox"}})
 	wf := filepath.Join(dir, gmodel.CIWorkflowPath)
 	if err := os.Remove(wf); err != nil {
 		t.Fatal(err)
@@ -94,7 +96,7 @@ func TestRegenRespectsADeletedWorkflow(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "deleted since gsgen wrote it") || !strings.Contains(notes[0], "ci: none") || !strings.Contains(notes[0], "set ci: github") {
 		t.Errorf("notes %q, want one saying it was deleted, ci: none now, and how to have it back", notes)
 	}
-	if ci := readAnswersOf(t, dir).CI; ci != CINone {
+	if ci := readAnswersOf(t, dir).CI; ci != answers.CINone {
 		t.Errorf("gsgen.yaml says ci: %q after the deletion, want none", ci)
 	}
 	if notes := ciNotes(regen(t, dir)); len(notes) != 0 || fileThere(t, wf) {
@@ -102,12 +104,12 @@ func TestRegenRespectsADeletedWorkflow(t *testing.T) {
 	}
 
 	a := readAnswersOf(t, dir)
-	a.CI = CIGitHub
-	data, err := MarshalAnswersFile(a)
+	a.CI = answers.CIGitHub
+	data, err := answers.MarshalAnswersFile(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, AnswersFile), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, answers.AnswersFile), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	regen(t, dir)
@@ -122,13 +124,13 @@ func TestRegenRespectsADeletedWorkflow(t *testing.T) {
 // recorded.
 func TestRegenOfAnOlderService(t *testing.T) {
 	for _, own := range []bool{false, true} {
-		dir := writeService(t, Answers{Name: "shop"})
+		dir := writeService(t, answers.Answers{Name: "shop"})
 		wf := filepath.Join(dir, gmodel.CIWorkflowPath)
 		if err := os.Remove(wf); err != nil {
 			t.Fatal(err)
 		}
 		// What an older gsgen left: no ci: key, no workflow in gsgen.lock.
-		yaml, _ := os.ReadFile(filepath.Join(dir, AnswersFile))
+		yaml, _ := os.ReadFile(filepath.Join(dir, answers.AnswersFile))
 		older := strings.Replace(string(yaml), "ci: github\n", "", 1)
 		if older == string(yaml) {
 			t.Fatalf("gsgen.yaml has no ci: github line:\n%s", yaml)
@@ -141,7 +143,7 @@ func TestRegenOfAnOlderService(t *testing.T) {
 			}
 		}
 		mine := "name: our own ci\non: push\njobs: {}\n"
-		for path, content := range map[string]string{AnswersFile: older, servicedir.LockFile: strings.Join(kept, "\n")} {
+		for path, content := range map[string]string{answers.AnswersFile: older, servicedir.LockFile: strings.Join(kept, "\n")} {
 			if err := os.WriteFile(filepath.Join(dir, path), []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -158,9 +160,9 @@ func TestRegenOfAnOlderService(t *testing.T) {
 		}
 		ci := readAnswersOf(t, dir).CI
 		switch {
-		case !own && (ci != CIGitHub || !strings.Contains(string(got), render.GeneratedMarker) || len(notes) != 0):
+		case !own && (ci != answers.CIGitHub || !strings.Contains(string(got), render.GeneratedMarker) || len(notes) != 0):
 			t.Errorf("without a workflow: ci: %q, notes %q, workflow:\n%s\nwant gsgen's workflow and ci: github", ci, notes, got)
-		case own && (ci != CINone || string(got) != mine || len(notes) != 1 || !strings.Contains(notes[0], "gsgen did not write it")):
+		case own && (ci != answers.CINone || string(got) != mine || len(notes) != 1 || !strings.Contains(notes[0], "gsgen did not write it")):
 			t.Errorf("with the user's workflow: ci: %q, notes %q, workflow:\n%s\nwant theirs kept, ci: none and a note", ci, notes, got)
 		}
 	}
@@ -168,7 +170,7 @@ func TestRegenOfAnOlderService(t *testing.T) {
 
 // ci: none writes no workflow; any other word is refused, naming the key.
 func TestCIAnswer(t *testing.T) {
-	_, files, err := Generate(Answers{Name: "shop", CI: CINone}.WithDefaults())
+	_, files, err := Generate(answers.Answers{Name: "shop", CI: answers.CINone}.WithDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,12 +179,12 @@ func TestCIAnswer(t *testing.T) {
 			t.Errorf("ci: none wrote %s", f.Path)
 		}
 	}
-	_, _, err = Generate(Answers{Name: "shop", CI: "gitlab"}.WithDefaults())
-	var ie *InputError
+	_, _, err = Generate(answers.Answers{Name: "shop", CI: "gitlab"}.WithDefaults())
+	var ie *problem.InputError
 	if !errors.As(err, &ie) || ie.Field != "ci" || !strings.Contains(err.Error(), `"gitlab"`) || !strings.Contains(err.Error(), "github") {
 		t.Errorf("ci: gitlab gave %v, want an InputError on ci naming the choices", err)
 	}
-	a, err := ParseAnswersFile("gsgen.yaml", []byte("name: shop\nci: [github]\n"))
+	a, err := answers.ParseAnswersFile("gsgen.yaml", []byte("name: shop\nci: [github]\n"))
 	if err == nil {
 		t.Errorf("ci: [github] parsed as %q", a.CI)
 	}
@@ -191,7 +193,7 @@ func TestCIAnswer(t *testing.T) {
 // The workflow runs the gsgen vet the model pins (model's
 // TestWorkflowPinsTheRelease: the release that wrote it), in both its steps.
 func TestWorkflowRunsThePinnedVet(t *testing.T) {
-	m, err := NewModel(Answers{Name: "shop"}.WithDefaults())
+	m, err := NewModel(answers.Answers{Name: "shop"}.WithDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +223,7 @@ func TestWorkflowRunsThePinnedVet(t *testing.T) {
 // the message says how to keep it.
 func TestCINoneRemovesGsgensWorkflow(t *testing.T) {
 	for _, edited := range []bool{false, true} {
-		dir := writeService(t, Answers{Name: "shop"})
+		dir := writeService(t, answers.Answers{Name: "shop"})
 		wf := filepath.Join(dir, gmodel.CIWorkflowPath)
 		ours := "name: ours now\n"
 		if edited {
@@ -243,7 +245,7 @@ func TestCINoneRemovesGsgensWorkflow(t *testing.T) {
 			t.Errorf("ci: github, the workflow edited: %v, want a hand-edit error saying ci: none keeps it", err)
 		}
 		a := svc.Answers.WithDefaults()
-		a.CI = CINone
+		a.CI = answers.CINone
 		_, cs, err := svc.Regenerate(a, false)
 		if err != nil {
 			t.Fatal(err)

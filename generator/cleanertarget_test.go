@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
+	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // A new cleaner is offered the first table no cleaner cleans, gsgen's before
@@ -13,7 +14,7 @@ func TestCleanerTarget(t *testing.T) {
 		"db/migrations/0100_sessions.sql": []byte("CREATE TABLE sessions (id uuid PRIMARY KEY, note text, expires_at timestamptz NOT NULL);\n"),
 		"db/migrations/0101_audit.sql":    []byte("CREATE TABLE audit (id bigint PRIMARY KEY, what text);\n"), // no timestamp column
 	}
-	model := func(a answers.Answers) *Model {
+	model := func(a answers.Answers) *gmodel.Model {
 		t.Helper()
 		m, err := newModel(a.WithDefaults(), sql)
 		if err != nil {

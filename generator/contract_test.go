@@ -21,14 +21,14 @@ func TestTemplatesReadTheContract(t *testing.T) {
 	tmpl := template.Must(template.New("").Funcs(template.FuncMap{"goDuration": render.GoDuration}).Parse(
 		`{{.Contract "outbox.slots"}}|{{goDuration (.Contract "kafka.rebalance_timeout")}}|{{(.Contract "close.clients").Of "cfg.CloseTimeout"}}`))
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, render.Data{Model: &Model{}}); err != nil {
+	if err := tmpl.Execute(&b, render.Data{Model: &gmodel.Model{}}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "16|30 * time.Second|cfg.CloseTimeout * 3 / 4"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 	bad := template.Must(template.New("").Parse(`{{.Contract "no.such"}}`))
-	if err := bad.Execute(&b, render.Data{Model: &Model{}}); err == nil || !strings.Contains(err.Error(), `the contract has no number "no.such"`) {
+	if err := bad.Execute(&b, render.Data{Model: &gmodel.Model{}}); err == nil || !strings.Contains(err.Error(), `the contract has no number "no.such"`) {
 		t.Errorf("an unknown key rendered: %v", err)
 	}
 }
@@ -39,7 +39,7 @@ func TestShareWords(t *testing.T) {
 	tmpl := template.Must(template.New("").Parse(
 		`{{(.Contract "close.clients").Words}}|{{(.Contract "close.clients").Rest.Words}}|{{(.Contract "lease.renew").Words}}`))
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, render.Data{Model: &Model{}}); err != nil {
+	if err := tmpl.Execute(&b, render.Data{Model: &gmodel.Model{}}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "three quarters|quarter|third"; b.String() != want {

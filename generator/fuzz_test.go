@@ -16,7 +16,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 )
 
@@ -35,7 +37,7 @@ func FuzzAnswersFile(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := ParseAnswersFile("gsgen.yaml", data)
+		a, err := answers.ParseAnswersFile("gsgen.yaml", data)
 		if err != nil {
 			requireInputError(t, err)
 			return
@@ -49,11 +51,11 @@ func FuzzAnswersFile(f *testing.F) {
 
 		// The normalised answers are written into the service as gsgen.yaml,
 		// and a re-run starts from them: they must read back to this model.
-		written, err := MarshalAnswersFile(m.Answers)
+		written, err := answers.MarshalAnswersFile(m.Answers)
 		if err != nil {
 			t.Fatalf("writing gsgen.yaml of a valid model: %v", err)
 		}
-		back, err := ParseAnswersFile("gsgen.yaml", written)
+		back, err := answers.ParseAnswersFile("gsgen.yaml", written)
 		if err != nil {
 			t.Fatalf("the gsgen.yaml gsgen writes does not read back: %v\n%s", err, written)
 		}
@@ -84,18 +86,18 @@ func FuzzFlags(f *testing.F) {
 				return
 			}
 		}
-		a := Answers{Name: name, Module: module, Components: SplitList(components)}
+		a := answers.Answers{Name: name, Module: module, Components: answers.SplitList(components)}
 		a.HTTP.Port = port
 		for i, d := range []int64{prestop, grace, httpShutdown, workerDrain, asynqShutdown, taskTimeout, closeBudget, margin} {
-			*TimeoutFields[i].Of(&a.Timeouts) = Duration(d)
+			*answers.TimeoutFields[i].Of(&a.Timeouts) = answers.Duration(d)
 		}
-		a.Outbox = OutboxAnswers{Topic: outboxTopic, BatchSize: batchSize, BatchTimeout: Duration(batchTimeout), Unordered: unordered}
-		a.Asynq = AsynqAnswers{Mode: asynqMode, Concurrency: concurrency, AllowRequeue: allowRequeue}
+		a.Outbox = answers.OutboxAnswers{Topic: outboxTopic, BatchSize: batchSize, BatchTimeout: answers.Duration(batchTimeout), Unordered: unordered}
+		a.Asynq = answers.AsynqAnswers{Mode: asynqMode, Concurrency: concurrency, AllowRequeue: allowRequeue}
 		if consumers != "" {
 			// --consumer NAME[:TOPIC], repeated; here comma-separated.
 			for c := range strings.SplitSeq(consumers, ",") {
 				n, topic, _ := strings.Cut(c, ":")
-				a.Consumers = append(a.Consumers, ConsumerAnswers{Name: n, Topic: topic})
+				a.Consumers = append(a.Consumers, answers.ConsumerAnswers{Name: n, Topic: topic})
 			}
 		}
 
@@ -119,7 +121,7 @@ func FuzzFlags(f *testing.F) {
 // with exit 2 naming the field.
 func requireInputError(t *testing.T, err error) {
 	t.Helper()
-	var input *InputError
+	var input *problem.InputError
 	if !errors.As(err, &input) {
 		t.Fatalf("refused with %T (%v), want an *InputError", err, err)
 	}
@@ -172,16 +174,16 @@ func FuzzInstanceNames(f *testing.F) {
 		f.Add(seed[0], seed[1], seed[2], seed[3])
 	}
 	f.Fuzz(func(t *testing.T, worker1, worker2, task1, task2 string) {
-		a := Answers{Name: "shop", Components: []string{"http"}}
+		a := answers.Answers{Name: "shop", Components: []string{"http"}}
 		for _, w := range []string{worker1, worker2} {
 			if w != "" {
-				a.Workers = append(a.Workers, WorkerAnswers{Name: w, Interval: Duration(time.Minute)})
+				a.Workers = append(a.Workers, answers.WorkerAnswers{Name: w, Interval: answers.Duration(time.Minute)})
 			}
 		}
 		for _, task := range []string{task1, task2} {
 			if task != "" {
 				a.Components = []string{"http", "asynq"}
-				a.Tasks = append(a.Tasks, TaskAnswers{Type: task})
+				a.Tasks = append(a.Tasks, answers.TaskAnswers{Type: task})
 			}
 		}
 		_, files, err := Generate(a.WithDefaults())

@@ -3,9 +3,11 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
@@ -16,7 +18,7 @@ import (
 // HandEditError is a re-run that would overwrite files gsgen owns which
 // were edited by hand since gsgen wrote them. Nothing is written.
 type HandEditError struct {
-	InputError
+	problem.InputError
 	Paths []string
 	Diffs string // a unified diff of each hand edit
 }
@@ -35,7 +37,7 @@ func (e *HandEditError) Unwrap() error { return &e.InputError }
 //   - go.mod and go.sum are merged, keeping the user's own requirements;
 //   - the CI workflow is left out when the user deleted it or has one of
 //     their own (keepWorkflowChoice), and gsgen.yaml records ci: none.
-func (s *Service) Regenerate(a Answers, force bool) (*gmodel.Model, servicedir.Changes, error) {
+func (s *Service) Regenerate(a answers.Answers, force bool) (*gmodel.Model, servicedir.Changes, error) {
 	a, ciNote, err := s.keepWorkflowChoice(a)
 	if err != nil {
 		return nil, nil, err
@@ -110,7 +112,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*gmodel.Model, servicedir.C
 		changes = append(changes, c)
 	}
 	// Files of the last run that this one no longer plans.
-	for _, p := range sortedKeys(s.Lock) {
+	for _, p := range slices.Sorted(maps.Keys(s.Lock)) {
 		if planned[p] {
 			continue
 		}
@@ -146,7 +148,7 @@ func (s *Service) Regenerate(a Answers, force bool) (*gmodel.Model, servicedir.C
 			fix += "; to keep your " + gmodel.CIWorkflowPath + ", set ci: none in gsgen.yaml"
 		}
 		return nil, nil, &HandEditError{
-			InputError: InputError{Field: problem.ListShort(edited, 8),
+			InputError: problem.InputError{Field: problem.ListShort(edited, 8),
 				Msg: fmt.Sprintf("edited by hand since gsgen wrote %s", map[bool]string{true: "it", false: "them"}[len(edited) == 1]),
 				Fix: fix},
 			Paths: edited,

@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
 // writeService generates a into a new directory, as gsgen new does.
-func writeService(t *testing.T, a Answers) string {
+func writeService(t *testing.T, a answers.Answers) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), a.Name)
 	_, files, err := Generate(a.WithDefaults())
@@ -29,7 +30,7 @@ func writeService(t *testing.T, a Answers) string {
 }
 
 func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"http", "kafka"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http", "kafka"}})
 	svc := readService(t, dir)
 	a, err := svc.Answers.RemoveComponent(gmodel.Kafka, "")
 	if err != nil {
@@ -85,7 +86,7 @@ func readService(t *testing.T, dir string) *Service {
 // generatedFile is the content of path in a service "shop" of components.
 func generatedFile(t *testing.T, path string, components ...string) []byte {
 	t.Helper()
-	_, files, err := Generate(Answers{Name: "shop", Components: components}.WithDefaults())
+	_, files, err := Generate(answers.Answers{Name: "shop", Components: components}.WithDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func generatedFile(t *testing.T, path string, components ...string) []byte {
 // transaction) is kept as it is, with a warning that says what to change;
 // the handler gsgen writes today gets none.
 func TestRegenerateWarnsOfAnOlderHandler(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"kafka"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"kafka"}})
 	warned := func() []string {
 		t.Helper()
 		d, err := servicedir.OpenServiceDir(dir, false, nil)

@@ -3,7 +3,9 @@ package generator
 import (
 	"fmt"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
@@ -12,7 +14,7 @@ import (
 // reads it: the answers it was made from, what gsgen last wrote, and the SQL
 // the user added beside gsgen's.
 type Service struct {
-	Answers Answers           // gsgen.yaml, as written (defaults already applied)
+	Answers answers.Answers   // gsgen.yaml, as written (defaults already applied)
 	Lock    servicedir.Lock   // gsgen.lock; nil for a service without one
 	Base    *Base             // gsgen.base; nil for a service written before it
 	UserSQL map[string][]byte // the user's own db/migrations and db/queries files
@@ -20,16 +22,16 @@ type Service struct {
 }
 
 // readServiceAnswers reads the gsgen.yaml of the service in d.
-func readServiceAnswers(d *servicedir.ServiceDir) (Answers, error) {
-	yaml, err := d.ReadAtMost(AnswersFile, servicedir.MaxAnswersFile)
+func readServiceAnswers(d *servicedir.ServiceDir) (answers.Answers, error) {
+	yaml, err := d.ReadAtMost(answers.AnswersFile, servicedir.MaxAnswersFile)
 	if err != nil {
-		return Answers{}, err
+		return answers.Answers{}, err
 	}
 	if !yaml.Exists {
-		return Answers{}, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.Name()),
+		return answers.Answers{}, &problem.InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.Name()),
 			Fix: "run this inside a generated service, pass --dir, or create one with gsgen new"}
 	}
-	return ParseAnswersFile(d.Show(AnswersFile), yaml.Content)
+	return answers.ParseAnswersFile(d.Show(answers.AnswersFile), yaml.Content)
 }
 
 // ReadService reads the service in d.
@@ -45,15 +47,15 @@ func ReadService(d *servicedir.ServiceDir) (*Service, error) {
 // gsgen.yaml brought from an older format to this gsgen's
 // (MigrateAnswersFile), with one line for each thing migrating changed.
 func ReadServiceToUpgrade(d *servicedir.ServiceDir) (*Service, []string, error) {
-	yaml, err := d.ReadAtMost(AnswersFile, servicedir.MaxAnswersFile)
+	yaml, err := d.ReadAtMost(answers.AnswersFile, servicedir.MaxAnswersFile)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !yaml.Exists {
-		return nil, nil, &InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.Name()),
+		return nil, nil, &problem.InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no gsgen.yaml, so it is not a service gsgen generated", d.Name()),
 			Fix: "run this inside a generated service, or give its directory"}
 	}
-	a, notes, err := MigrateAnswersFile(d.Show(AnswersFile), yaml.Content)
+	a, notes, err := answers.MigrateAnswersFile(d.Show(answers.AnswersFile), yaml.Content)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,7 +64,7 @@ func ReadServiceToUpgrade(d *servicedir.ServiceDir) (*Service, []string, error) 
 }
 
 // readServiceWith reads the service in d, its answers already read.
-func readServiceWith(d *servicedir.ServiceDir, a Answers) (*Service, error) {
+func readServiceWith(d *servicedir.ServiceDir, a answers.Answers) (*Service, error) {
 	s := &Service{Answers: a, UserSQL: map[string][]byte{}, dir: d}
 	lock, err := d.ReadAtMost(servicedir.LockFile, servicedir.MaxLockFile)
 	if err != nil {
@@ -110,7 +112,7 @@ func (s *Service) Model() (*gmodel.Model, error) { return s.ModelOf(s.Answers.Wi
 // ModelOf validates answers a (defaults applied) as answers of this service,
 // its own SQL included: what gsgen add checks an answer against as it is
 // typed, the Go its named instances render included.
-func (s *Service) ModelOf(a Answers) (*gmodel.Model, error) {
+func (s *Service) ModelOf(a answers.Answers) (*gmodel.Model, error) {
 	m, err := newModel(a, s.UserSQL)
 	if err != nil {
 		return nil, err

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/mod/semver"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
@@ -68,13 +72,13 @@ func plural(n int, noun string) string {
 //     else kept and listed;
 //   - go.mod and go.sum are merged as on every run, and a file of the
 //     user's that gsgen did not write is never touched.
-func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, error) {
+func (s *Service) Upgrade(a answers.Answers, notes []string, markers bool) (*Upgrade, error) {
 	u := &Upgrade{Notes: notes}
 	if s.Base != nil {
 		u.From = s.Base.Version
 	}
 	if semver.Compare(u.From, Version) > 0 {
-		return nil, &InputError{Field: BaseFile, Msg: fmt.Sprintf("the service was written by gsgen %s, newer than this one (%s): upgrading would take back what the newer gsgen changed", u.From, Version),
+		return nil, &problem.InputError{Field: BaseFile, Msg: fmt.Sprintf("the service was written by gsgen %s, newer than this one (%s): upgrading would take back what the newer gsgen changed", u.From, Version),
 			Fix: "use gsgen " + u.From + " or newer (go install github.com/gsgen-dev/gsgen/cmd/gsgen@latest)"}
 	}
 	// A CI workflow the user deleted or replaced stays so, as in regen.
@@ -101,7 +105,7 @@ func (s *Service) Upgrade(a Answers, notes []string, markers bool) (*Upgrade, er
 		u.Changes = append(u.Changes, c)
 	}
 	// Files of the last run that this gsgen no longer writes.
-	for _, p := range sortedKeys(s.Lock) {
+	for _, p := range slices.Sorted(maps.Keys(s.Lock)) {
 		if planned[p] {
 			continue
 		}

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/internal/disktest"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
@@ -108,7 +110,7 @@ const (
 // in a file gsgen owns and in one the user owns. The base moves to gsgen's
 // new version, so a second upgrade has nothing to do.
 func TestUpgradeMergesThreeWays(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"http"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http"}})
 	current := readTestFile(t, filepath.Join(dir, mainGo))
 	old := pretendOlderGsgen(t, dir, mainGo, replaceOnce(t, current, newComment, oldComment))
 	edit := "\t// exitConfig is what our deploy script checks.\n"
@@ -167,7 +169,7 @@ func TestUpgradeMergesThreeWays(t *testing.T) {
 // An edit on the lines gsgen changed conflicts: by default nothing is
 // written and the hunk is listed; with markers the file gets them.
 func TestUpgradeConflict(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"http"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http"}})
 	current := readTestFile(t, filepath.Join(dir, mainGo))
 	old := pretendOlderGsgen(t, dir, mainGo, replaceOnce(t, current, newComment, oldComment))
 	writeTestFile(t, filepath.Join(dir, mainGo), replaceOnce(t, old, oldComment, "\t// room for two: my wording.\n"))
@@ -206,7 +208,7 @@ func TestUpgradeConflict(t *testing.T) {
 // version, an edited one whose gsgen version did not change is kept, and an
 // edited one whose gsgen version changed is a conflict, never overwritten.
 func TestUpgradeWithoutBase(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"http"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http"}})
 	current := readTestFile(t, filepath.Join(dir, mainGo))
 	pretendOlderGsgen(t, dir, mainGo, replaceOnce(t, current, newComment, oldComment))
 	if err := os.Remove(filepath.Join(dir, BaseFile)); err != nil {
@@ -243,7 +245,7 @@ func TestUpgradeWithoutBase(t *testing.T) {
 // A file gsgen no longer writes is removed when the user never edited it,
 // and kept when they did.
 func TestUpgradeNoLongerWritten(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"http"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http"}})
 	gone, edited := "internal/old/gone.go", "internal/old/edited.go"
 	for _, p := range []string{gone, edited} {
 		if err := os.MkdirAll(filepath.Join(dir, "internal/old"), 0o755); err != nil {
@@ -303,7 +305,7 @@ func regenOffer(t *testing.T, dir string, want ...string) {
 
 // A service a newer gsgen wrote is not taken back to this one's files.
 func TestUpgradeRefusesANewerService(t *testing.T) {
-	dir := writeService(t, Answers{Name: "shop", Components: []string{"http"}})
+	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http"}})
 	lock, err := servicedir.ParseLock([]byte(readTestFile(t, filepath.Join(dir, servicedir.LockFile))))
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +317,7 @@ func TestUpgradeRefusesANewerService(t *testing.T) {
 	writeTestFile(t, filepath.Join(dir, BaseFile), string(EncodeBase("v99.0.0", lock, b.blobs)))
 	before := disktest.ReadTree(t, dir)
 	_, _, err = upgradeService(t, dir, false)
-	var ie *InputError
+	var ie *problem.InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "written by gsgen v99.0.0, newer than this one") {
 		t.Errorf("err = %v", err)
 	}

@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // The deploy tests read each golden service's deploy/k8s and compose.yaml
@@ -77,7 +78,7 @@ func TestDeployManifests(t *testing.T) {
 // checkAutoscaler: an HTTP service scales on CPU from the replicas a drain
 // needs, and its Deployment leaves the replica count to the autoscaler;
 // without HTTP, nothing scales on CPU.
-func checkAutoscaler(t *testing.T, m *generator.Model, k manifests) {
+func checkAutoscaler(t *testing.T, m *model.Model, k manifests) {
 	t.Helper()
 	server := k.deployments["deployment.yaml"]
 	if !m.HTTP {
@@ -105,7 +106,7 @@ func checkAutoscaler(t *testing.T, m *generator.Model, k manifests) {
 }
 
 // presetModel builds the model from the preset's answers, as gsgen does.
-func presetModel(t *testing.T, p preset) *generator.Model {
+func presetModel(t *testing.T, p preset) *model.Model {
 	t.Helper()
 	m, err := generator.NewModel(presetAnswers(t, p))
 	if err != nil {
@@ -205,7 +206,7 @@ func secondsOf(t *testing.T, what string, d time.Duration) int64 {
 	return int64(d / time.Second)
 }
 
-func checkServer(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
+func checkServer(t *testing.T, m *model.Model, d *appsv1.Deployment) {
 	spec := d.Spec.Template.Spec
 	if got, want := ptrValue(spec.TerminationGracePeriodSeconds), secondsOf(t, "grace", m.Timeouts.Grace); got != want {
 		t.Errorf("terminationGracePeriodSeconds %d, want the grace answer %d", got, want)
@@ -250,7 +251,7 @@ func checkServer(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
 
 // checkMigrations: a pod of a service with PostgreSQL applies the pending
 // migrations with its own image before its container starts.
-func checkMigrations(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
+func checkMigrations(t *testing.T, m *model.Model, d *appsv1.Deployment) {
 	t.Helper()
 	inits := d.Spec.Template.Spec.InitContainers
 	if !m.UsesPostgres {
@@ -279,7 +280,7 @@ func checkMemoryLimit(t *testing.T, d *appsv1.Deployment) {
 	t.Errorf("%s: no MEMORY_LIMIT", d.Name)
 }
 
-func checkWorker(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
+func checkWorker(t *testing.T, m *model.Model, d *appsv1.Deployment) {
 	if !m.AsynqWorker {
 		if d != nil {
 			t.Error("worker-deployment.yaml without a dedicated asynq worker")
@@ -317,7 +318,7 @@ func checkWorker(t *testing.T, m *generator.Model, d *appsv1.Deployment) {
 
 // checkConfigMap holds the ConfigMap against the model and against config.go,
 // and returns it.
-func checkConfigMap(t *testing.T, m *generator.Model, k manifests, tree string) *corev1.ConfigMap {
+func checkConfigMap(t *testing.T, m *model.Model, k manifests, tree string) *corev1.ConfigMap {
 	cm := k.configMaps[0]
 	read := configReads(t, filepath.Join(tree, "internal", "config", "config.go"))
 	secret := map[string]bool{}
@@ -376,7 +377,7 @@ func checkConfigMap(t *testing.T, m *generator.Model, k manifests, tree string) 
 }
 
 // modelValues is what the model says each configuration variable holds.
-func modelValues(m *generator.Model) map[string]any {
+func modelValues(m *model.Model) map[string]any {
 	t := m.Timeouts
 	v := map[string]any{
 		"ADMIN_ADDR":    fmt.Sprintf(":%d", m.AdminPort),
@@ -672,7 +673,7 @@ func checkSecurity(t *testing.T, d *appsv1.Deployment) {
 
 // checkServiceAndPDBs: a Service for the HTTP API only, routing to the
 // server's pods and port; each Deployment has a PodDisruptionBudget of its own.
-func checkServiceAndPDBs(t *testing.T, m *generator.Model, k manifests) {
+func checkServiceAndPDBs(t *testing.T, m *model.Model, k manifests) {
 	server := k.deployments["deployment.yaml"]
 	podLabels := labels.Set(server.Spec.Template.Labels)
 	for _, d := range k.deployments {

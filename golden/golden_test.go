@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
 )
@@ -60,13 +61,13 @@ func generate(t *testing.T, p preset, dir string) {
 }
 
 // presetAnswers reads the preset's answers file, defaults applied.
-func presetAnswers(t *testing.T, p preset) generator.Answers {
+func presetAnswers(t *testing.T, p preset) answers.Answers {
 	t.Helper()
 	data, err := os.ReadFile(p.answers)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := generator.ParseAnswersFile(p.answers, data)
+	a, err := answers.ParseAnswersFile(p.answers, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,8 @@ import (
 	"sync"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/vet/check"
@@ -121,10 +123,10 @@ var labFiles embed.FS
 
 // Answers are the answers every lab's service is generated from: every
 // component, so one build cache serves all labs.
-func Answers() (generator.Answers, error) {
-	a, err := generator.ParseAnswersFile("orders.yaml", ordersAnswers)
+func Answers() (answers.Answers, error) {
+	a, err := answers.ParseAnswersFile("orders.yaml", ordersAnswers)
 	if err != nil {
-		return generator.Answers{}, err
+		return answers.Answers{}, err
 	}
 	return a.WithDefaults(), nil
 }
@@ -136,7 +138,7 @@ func Get(n int) (Lab, error) {
 			return l, nil
 		}
 	}
-	return Lab{}, &generator.InputError{Field: "lab", Msg: fmt.Sprintf("there is no lab %d", n), Fix: fmt.Sprintf("choose 1 to %d; gsgen lab list shows them", len(Labs))}
+	return Lab{}, &problem.InputError{Field: "lab", Msg: fmt.Sprintf("there is no lab %d", n), Fix: fmt.Sprintf("choose 1 to %d; gsgen lab list shows them", len(Labs))}
 }
 
 // MarkerFile, written by New into the lab's directory, says which lab the
@@ -278,21 +280,21 @@ func openMarker(d *servicedir.ServiceDir, dir string) (Lab, marker, []byte, erro
 	again := "run gsgen lab new N DIR again into an empty directory"
 	var m marker
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Lab{}, marker{}, nil, &generator.InputError{Field: field, Msg: generator.Shorten(err.Error()), Fix: again}
+		return Lab{}, marker{}, nil, &problem.InputError{Field: field, Msg: problem.Shorten(err.Error()), Fix: again}
 	}
 	l, err := Get(m.Lab)
 	if err != nil {
 		return Lab{}, marker{}, nil, err
 	}
 	if m.HintsShown < 0 || m.HintsShown > len(l.Hints) {
-		return Lab{}, marker{}, nil, &generator.InputError{Field: field, Msg: fmt.Sprintf("hints_shown: %d is not between 0 and %d, the hints lab %d has", m.HintsShown, len(l.Hints), l.Number),
+		return Lab{}, marker{}, nil, &problem.InputError{Field: field, Msg: fmt.Sprintf("hints_shown: %d is not between 0 and %d, the hints lab %d has", m.HintsShown, len(l.Hints), l.Number),
 			Fix: fmt.Sprintf(`set it to the hints you have seen, e.g. "hints_shown": 0, or %s`, again)}
 	}
 	return l, m, data, nil
 }
 
 func noLab(dir string) error {
-	return &generator.InputError{Field: dir, Msg: "holds no lab (no " + MarkerFile + ")", Fix: "give the directory gsgen lab new wrote, or run gsgen lab new N DIR"}
+	return &problem.InputError{Field: dir, Msg: "holds no lab (no " + MarkerFile + ")", Fix: "give the directory gsgen lab new wrote, or run gsgen lab new N DIR"}
 }
 
 // openLab opens dir as gsgen opens a service (servicedir.ServiceDir): under

@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/vet/check"
 )
@@ -178,7 +177,7 @@ func TestHintsOneAtATime(t *testing.T) {
 }
 
 func TestOpenRefusesADirectoryWithoutALab(t *testing.T) {
-	var input *generator.InputError
+	var input *problem.InputError
 	if _, _, err := Open(t.TempDir()); !errors.As(err, &input) {
 		t.Fatalf("Open(empty dir) = %v, want bad input", err)
 	}
@@ -320,7 +319,7 @@ func TestMarkerIsReadAndWrittenSafely(t *testing.T) {
 			}
 			// bad input, or (a directory where the marker must be) an I/O error
 			refused := func(err error) bool {
-				return errors.As(err, new(*generator.InputError)) || errors.As(err, new(*problem.IOError))
+				return errors.As(err, new(*problem.InputError)) || errors.As(err, new(*problem.IOError))
 			}
 			if _, _, _, _, err := NextHint(dir); !refused(err) {
 				t.Errorf("NextHint = %v, want it refused", err)

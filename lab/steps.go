@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
 )
 
@@ -79,7 +79,7 @@ func Solution(dir string) (Lab, string, error) {
 		return l, "", err
 	}
 	if m.HintsShown < len(l.Hints) && !m.Skipped {
-		return l, "", &generator.InputError{Field: "lab solution", Msg: fmt.Sprintf("lab %d's solution comes after its hints, and %d of %d were shown", l.Number, m.HintsShown, len(l.Hints)),
+		return l, "", &problem.InputError{Field: "lab solution", Msg: fmt.Sprintf("lab %d's solution comes after its hints, and %d of %d were shown", l.Number, m.HintsShown, len(l.Hints)),
 			Fix: "gsgen lab hint for the next one, or gsgen lab skip to give up on this lab"}
 	}
 	files, err := l.planted()

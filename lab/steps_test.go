@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 func TestResetRestoresThePlantedService(t *testing.T) {
@@ -59,7 +59,7 @@ func TestResetRestoresThePlantedService(t *testing.T) {
 	if _, restored, err := Reset(dir); err != nil || len(restored) != 0 {
 		t.Errorf("reset of the planted state: restored %v, %v", restored, err)
 	}
-	if _, _, err := Reset(t.TempDir()); !errors.As(err, new(*generator.InputError)) {
+	if _, _, err := Reset(t.TempDir()); !errors.As(err, new(*problem.InputError)) {
 		t.Errorf("reset where there is no lab: %v, want bad input", err)
 	}
 }
@@ -70,7 +70,7 @@ func TestSolutionComesAfterTheHintsOrASkip(t *testing.T) {
 	if err := New(l, dir); err != nil {
 		t.Fatal(err)
 	}
-	var input *generator.InputError
+	var input *problem.InputError
 	if _, _, err := Solution(dir); !errors.As(err, &input) || !strings.Contains(err.Error(), "0 of 3 were shown") {
 		t.Fatalf("solution before any hint: %v, want it refused naming the hints", err)
 	}

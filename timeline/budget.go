@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Plan is what a service's shutdown should look like, from its gsgen.yaml:
@@ -40,7 +40,7 @@ var (
 // or the dedicated asynq worker's, which runs in a pod of its own with no
 // preStop and one drain. It is an *generator.InputError when the log is of
 // another service.
-func PlanFor(m *generator.Model, service, dir string) (Plan, error) {
+func PlanFor(m *model.Model, service, dir string) (Plan, error) {
 	if service == m.Name {
 		p := Plan{Ladder: m.Ladder, Drained: m.DrainedParts(), Closed: m.ClosedParts()}
 		if m.UsesPostgres {
@@ -60,7 +60,7 @@ func PlanFor(m *generator.Model, service, dir string) (Plan, error) {
 	if w := m.Deploy.Worker; w != nil {
 		names += " and " + w.Name
 	}
-	return Plan{}, &generator.InputError{Field: "--dir",
+	return Plan{}, &problem.InputError{Field: "--dir",
 		Msg: fmt.Sprintf("the log is of service %q, but %s holds the budget of %s", service, filepath.Join(dir, "gsgen.yaml"), names),
 		Fix: fmt.Sprintf("pass --dir with the directory gsgen generated %s in", strings.TrimSuffix(service, "-worker"))}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/templates"
 )
@@ -88,11 +89,11 @@ func template(t *testing.T, path string) string {
 	return string(b)
 }
 
-func fullModel(t *testing.T) *generator.Model { return serviceModel(t, "testdata/orders") }
+func fullModel(t *testing.T) *model.Model { return serviceModel(t, "testdata/orders") }
 
 // serviceModel is the model of the recorded service in dir, as gsgen
 // timeline --dir reads it.
-func serviceModel(t *testing.T, dir string) *generator.Model {
+func serviceModel(t *testing.T, dir string) *model.Model {
 	t.Helper()
 	d, err := servicedir.OpenServiceDir(dir, true, nil)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Limits on what Read takes in: a log is read whole, and a shutdown is a few
@@ -151,7 +151,7 @@ func Read(r io.Reader, name string) (*Shutdown, error) {
 	for {
 		text, long, err := readLine(br)
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, &generator.InputError{Field: name, Msg: "cannot read the log: " + err.Error()}
+			return nil, &problem.InputError{Field: name, Msg: "cannot read the log: " + err.Error()}
 		}
 		if errors.Is(err, io.EOF) && len(text) == 0 {
 			break
@@ -172,7 +172,7 @@ func Read(r io.Reader, name string) (*Shutdown, error) {
 				bad = b.add(l)
 			}
 			if bad != nil {
-				return nil, &generator.InputError{Field: fmt.Sprintf("%s:%d", name, lines), Msg: bad.Error(),
+				return nil, &problem.InputError{Field: fmt.Sprintf("%s:%d", name, lines), Msg: bad.Error(),
 					Fix: "the line has the shape of a generated service's shutdown log but does not parse: was it edited?"}
 			}
 		}
@@ -181,7 +181,7 @@ func Read(r io.Reader, name string) (*Shutdown, error) {
 		}
 	}
 	if lr.N == 0 {
-		return nil, &generator.InputError{Field: name, Msg: fmt.Sprintf("more than %d MiB: not the log of one run", MaxLogBytes>>20),
+		return nil, &problem.InputError{Field: name, Msg: fmt.Sprintf("more than %d MiB: not the log of one run", MaxLogBytes>>20),
 			Fix: "keep the part with the shutdown, e.g. tail -n 5000 LOG | gsgen timeline"}
 	}
 	if b == nil {
@@ -207,7 +207,7 @@ func readLine(br *bufio.Reader) (text []byte, long bool, err error) {
 }
 
 func noShutdown(name string, lines, jsons int, services []string) error {
-	e := &generator.InputError{Field: name,
+	e := &problem.InputError{Field: name,
 		Msg: fmt.Sprintf(`no shutdown in this log (%s): a generated service logs "shutdown started" when it gets SIGTERM or SIGINT, and no line here says so`, plural(lines, "line"))}
 	switch {
 	case jsons == 0:

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // A shutdown as cmd/<name>/main.go logs it, cut to what matters here.
@@ -110,7 +110,7 @@ func TestReadErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := read(t, c.lines...)
-			var input *generator.InputError
+			var input *problem.InputError
 			if !errors.As(err, &input) {
 				t.Fatalf("err = %v, want an *InputError", err)
 			}

@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // The SVG is laid out for a 1920×1080 projector: a strip with the whole
@@ -85,7 +85,7 @@ func (t *Timeline) SVG() string {
 		sub = fmt.Sprintf("The rows: the first %s after SIGTERM, zoomed in; the strip: the whole grace period", short(v.To-v.From))
 	}
 	if t.SIGTERM > 0 {
-		sub += fmt.Sprintf(", from the start of preStop (not logged: SIGTERM taken to come %s later)", generator.Seconds(t.SIGTERM))
+		sub += fmt.Sprintf(", from the start of preStop (not logged: SIGTERM taken to come %s later)", problem.Seconds(t.SIGTERM))
 	}
 	text(&b, labelX, 96, "sub", sub)
 	t.strip(&b, v, zoomed)
@@ -97,7 +97,7 @@ func (t *Timeline) SVG() string {
 	for d := time.Duration(0); d <= v.To-v.From; d += step {
 		px := x(v.From + d)
 		fmt.Fprintf(&b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(px), num(rowsY-8), num(px), num(bottom))
-		anchor(&b, px, rowsY-16, "tick", "middle", generator.Seconds(d))
+		anchor(&b, px, rowsY-16, "tick", "middle", problem.Seconds(d))
 	}
 	since := "since the start of preStop"
 	if zoomed || t.SIGTERM == 0 {
@@ -156,9 +156,9 @@ func (t *Timeline) strip(b *strings.Builder, v View, zoomed bool) {
 	rect(b, class, x(t.SIGTERM), x(t.ended), stripY, h)
 	fmt.Fprintf(b, `<line class="kill" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", num(x(t.Grace)), num(stripY-8), num(x(t.Grace)), num(stripY+h+8))
 	anchor(b, chartX0, stripY+h+26, "tick", "start", "0s")
-	anchor(b, x(t.Grace), stripY+h+26, "tick", "middle", "SIGKILL "+generator.Seconds(t.Grace))
+	anchor(b, x(t.Grace), stripY+h+26, "tick", "middle", "SIGKILL "+problem.Seconds(t.Grace))
 	if t.SIGTERM > 0 {
-		anchor(b, x(t.SIGTERM), stripY+h+26, "tick", "middle", "SIGTERM "+generator.Seconds(t.SIGTERM))
+		anchor(b, x(t.SIGTERM), stripY+h+26, "tick", "middle", "SIGTERM "+problem.Seconds(t.SIGTERM))
 	}
 	if zoomed {
 		fmt.Fprintf(b, `<rect class="window" x="%s" y="%s" width="%s" height="%s"/>`+"\n", num(x(v.From)), num(stripY-4), num(max(6, x(v.To)-x(v.From))), num(h+8))
@@ -190,7 +190,7 @@ func (t *Timeline) svgRow(b *strings.Builder, r Row, v View, x func(time.Duratio
 		note = signed(r.From - t.SIGTERM)
 	case Planned:
 		rect(b, "planned", x(r.From), x(r.To), barY, barH)
-		note = generator.Seconds(r.To-r.From) + ", not logged"
+		note = problem.Seconds(r.To-r.From) + ", not logged"
 	default:
 		took := "took"
 		switch {
@@ -206,7 +206,7 @@ func (t *Timeline) svgRow(b *strings.Builder, r Row, v View, x func(time.Duratio
 			if r.Overran() {
 				rect(b, "over", x(limit), x(r.To), barY, barH)
 			}
-			note = short(r.To-r.From) + " of " + generator.Seconds(r.Budget.D)
+			note = short(r.To-r.From) + " of " + problem.Seconds(r.Budget.D)
 		} else {
 			rect(b, took, x(r.From), x(r.To), barY, barH)
 			note = short(r.To - r.From)

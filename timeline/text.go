@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/textchart"
 )
 
@@ -129,7 +129,7 @@ func (t *Timeline) note(r Row) []string {
 		took = short(r.To - r.From)
 	}
 	if r.Budget.D > 0 {
-		budget = generator.Seconds(r.Budget.D) + " " + r.Budget.Key
+		budget = problem.Seconds(r.Budget.D) + " " + r.Budget.Key
 	}
 	what := r.What
 	switch {

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Timeline is a shutdown laid out on the ladder's axis. The axis starts
@@ -97,7 +97,7 @@ func New(s *Shutdown, p Plan) *Timeline {
 	t.Title = fmt.Sprintf("%s: shutdown at %s, started by %s", s.Service, s.At.Format(time.RFC3339Nano), signalName(s.Signal))
 	t.Axis = "from SIGTERM"
 	if l.PreStop > 0 {
-		t.Axis = fmt.Sprintf("from the start of preStop, as the grace period; the log starts at SIGTERM, taken to be %s later", generator.Seconds(l.PreStop))
+		t.Axis = fmt.Sprintf("from the start of preStop, as the grace period; the log starts at SIGTERM, taken to be %s later", problem.Seconds(l.PreStop))
 		t.Rows = append(t.Rows, Row{Kind: Planned, Name: "preStop", From: 0, To: l.PreStop, Budget: Budget{l.PreStop, "prestop"},
 			What: "not logged: Kubernetes sends SIGTERM when it ends"})
 	}
@@ -131,7 +131,7 @@ func New(s *Shutdown, p Plan) *Timeline {
 	}
 	end := t.SIGTERM + s.End.At
 	t.Rows = append(t.Rows, Row{Kind: Mark, Name: endName[s.End.How], From: end, To: end, What: endWhat(s.End)})
-	t.Rows = append(t.Rows, Row{Kind: Mark, Name: "SIGKILL", From: t.Grace, To: t.Grace, What: "grace " + generator.Seconds(l.Grace) + " (terminationGracePeriodSeconds)"})
+	t.Rows = append(t.Rows, Row{Kind: Mark, Name: "SIGKILL", From: t.Grace, To: t.Grace, What: "grace " + problem.Seconds(l.Grace) + " (terminationGracePeriodSeconds)"})
 	t.ended = end
 	t.End = max(l.Grace, (end + time.Second - 1).Truncate(time.Second))
 	t.Outcome, t.Findings = t.summary(s, end)
@@ -222,12 +222,12 @@ func (t *Timeline) summary(s *Shutdown, end time.Duration) (outcome, findings []
 		first = fmt.Sprintf(`the log ends %s after SIGTERM with no "shutdown complete": the process was killed (SIGKILL?) or the log was cut`, took)
 	}
 	if t.SIGTERM > 0 {
-		first += fmt.Sprintf("; with preStop %s", generator.Seconds(t.SIGTERM))
+		first += fmt.Sprintf("; with preStop %s", problem.Seconds(t.SIGTERM))
 	}
 	if spare := t.Grace - end; spare >= 0 {
-		first += fmt.Sprintf(": %s of the %s grace period, %s to spare before SIGKILL", short(end), generator.Seconds(t.Grace), short(spare))
+		first += fmt.Sprintf(": %s of the %s grace period, %s to spare before SIGKILL", short(end), problem.Seconds(t.Grace), short(spare))
 	} else {
-		first += fmt.Sprintf(": %s of the %s grace period, %s past SIGKILL, which would have cut it", short(end), generator.Seconds(t.Grace), short(-spare))
+		first += fmt.Sprintf(": %s of the %s grace period, %s past SIGKILL, which would have cut it", short(end), problem.Seconds(t.Grace), short(-spare))
 	}
 	outcome = []string{first}
 	var out []string
@@ -238,7 +238,7 @@ func (t *Timeline) summary(s *Shutdown, end time.Duration) (outcome, findings []
 		case r.Open:
 			out = append(out, fmt.Sprintf("not finished: %s logged no %q: still running at the end", r.Name, r.What))
 		case r.Overran() && !t.partOverran(i):
-			out = append(out, fmt.Sprintf("over budget: %s took %s, %s more than its %s (%s)", r.label(), short(r.To-r.From), short(r.Over), generator.Seconds(r.Budget.D), r.Budget.Key))
+			out = append(out, fmt.Sprintf("over budget: %s took %s, %s more than its %s (%s)", r.label(), short(r.To-r.From), short(r.Over), problem.Seconds(r.Budget.D), r.Budget.Key))
 		}
 	}
 	for _, r := range t.Rows {

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -42,14 +42,14 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 	fs.StringVarP(&f.file, "config", "f", "", "answers file (the schema of the gsgen.yaml written into every service); - reads stdin")
 	fs.StringVar(&f.name, "name", "", "service name: a DNS-1123 label (default: base name of DIR)")
 	fs.StringVar(&f.module, "module", "", "Go module path (default: example.com/<name>)")
-	fs.StringVar(&f.components, "components", generator.DefaultComponents,
+	fs.StringVar(&f.components, "components", answers.DefaultComponents,
 		"comma-separated components: "+strings.Join(answers.ComponentNames(), ","))
 	fs.StringArrayVar(&f.consumers, "consumer", nil, "kafka: a consumer as NAME or NAME:TOPIC (repeatable; default one consumer \"events\")")
 	// Not a setting flag (gsgen add has none of it): tracing changes the
 	// example code you own, written once; to trace an existing service, set
 	// tracing: true in its gsgen.yaml and run gsgen regen.
 	fs.BoolVar(&f.tracing, "tracing", false, "OpenTelemetry tracing: OTLP exporter set by OTEL_* variables; one trace from HTTP through the outbox and Kafka to the consumer, and into asynq tasks")
-	fs.StringVar(&f.ci, "ci", generator.CIGitHub, "the service's CI: github (a GitHub Actions workflow gsgen owns, "+model.CIWorkflowPath+") or none (CI of your own)")
+	fs.StringVar(&f.ci, "ci", answers.CIGitHub, "the service's CI: github (a GitHub Actions workflow gsgen owns, "+model.CIWorkflowPath+") or none (CI of your own)")
 	f.settings = addSettingFlags(cmd)
 	f.settings.addKindFlags(fs, true)
 	cmd.RegisterFlagCompletionFunc("components", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -62,8 +62,8 @@ func addAnswerFlags(cmd *cobra.Command) *answerFlags {
 func addSettingFlags(cmd *cobra.Command) *settingFlags {
 	f := &settingFlags{timeouts: map[string]*time.Duration{}, kinds: map[string]*string{}}
 	fs := cmd.Flags()
-	for _, t := range generator.TimeoutFields {
-		f.timeouts[t.Flag] = fs.Duration(t.Flag, time.Duration(*t.Of(&generator.DefaultTimeouts)), t.Usage)
+	for _, t := range answers.TimeoutFields {
+		f.timeouts[t.Flag] = fs.Duration(t.Flag, time.Duration(*t.Of(&answers.DefaultTimeouts)), t.Usage)
 	}
 	f.addKindFlags(fs, false)
 	cmd.RegisterFlagCompletionFunc("asynq-mode", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -102,7 +102,7 @@ func (f *answerFlags) fromFile(fs *pflag.FlagSet) bool { return fs.Changed("conf
 // answers merges, lowest first: the answers file (-f FILE, or - for stdin),
 // then the flags the user set. It returns the flags that were neither set
 // nor answered by a file.
-func (f *answerFlags) answers(fs *pflag.FlagSet, stdin io.Reader) (a generator.Answers, unanswered []string, err error) {
+func (f *answerFlags) answers(fs *pflag.FlagSet, stdin io.Reader) (a answers.Answers, unanswered []string, err error) {
 	if f.fromFile(fs) {
 		var data []byte
 		name := f.file
@@ -115,7 +115,7 @@ func (f *answerFlags) answers(fs *pflag.FlagSet, stdin io.Reader) (a generator.A
 		if err != nil {
 			return a, nil, err
 		}
-		if a, err = generator.ParseAnswersFile(name, data); err != nil {
+		if a, err = answers.ParseAnswersFile(name, data); err != nil {
 			return a, nil, err
 		}
 	}
@@ -123,7 +123,7 @@ func (f *answerFlags) answers(fs *pflag.FlagSet, stdin io.Reader) (a generator.A
 }
 
 // over sets the answers of the flags the user set over a.
-func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.Answers, unanswered []string, err error) {
+func (f *answerFlags) over(fs *pflag.FlagSet, a answers.Answers) (_ answers.Answers, unanswered []string, err error) {
 	given := func(flag string) bool {
 		if fs.Changed(flag) {
 			return true
@@ -141,13 +141,13 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 			continue
 		}
 		if strings.TrimSpace(s.value) == "" {
-			return a, nil, &generator.InputError{Field: "--" + s.flag, Msg: "is empty", Fix: "give a value or leave the flag out to take the default"}
+			return a, nil, &problem.InputError{Field: "--" + s.flag, Msg: "is empty", Fix: "give a value or leave the flag out to take the default"}
 		}
 		*s.into = s.value
 	}
 	if given("components") {
-		if a.Components = generator.SplitList(f.components); len(a.Components) == 0 {
-			return a, nil, &generator.InputError{Field: "--components", Msg: "is empty", Fix: "choose at least one of " + strings.Join(answers.ComponentNames(), ",")}
+		if a.Components = answers.SplitList(f.components); len(a.Components) == 0 {
+			return a, nil, &problem.InputError{Field: "--components", Msg: "is empty", Fix: "choose at least one of " + strings.Join(answers.ComponentNames(), ",")}
 		}
 	}
 	given("http-port") // set by its kind's flag, in apply
@@ -155,7 +155,7 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 		a.Consumers = nil
 		for _, c := range f.consumers {
 			name, topic, _ := strings.Cut(c, ":")
-			a.Consumers = append(a.Consumers, generator.ConsumerAnswers{Name: name, Topic: topic})
+			a.Consumers = append(a.Consumers, answers.ConsumerAnswers{Name: name, Topic: topic})
 		}
 	}
 	if fs.Changed("tracing") {
@@ -164,7 +164,7 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 	if fs.Changed("ci") {
 		a.CI = f.ci
 	}
-	for _, t := range generator.TimeoutFields {
+	for _, t := range answers.TimeoutFields {
 		given(t.Flag)
 	}
 	// The questions of the kinds chosen here (grpc's port ...): the
@@ -184,8 +184,8 @@ func (f *answerFlags) over(fs *pflag.FlagSet, a generator.Answers) (_ generator.
 }
 
 // apply sets the answers of the setting flags the user set.
-func (f *settingFlags) apply(fs *pflag.FlagSet, a *generator.Answers) error {
-	for _, t := range generator.TimeoutFields {
+func (f *settingFlags) apply(fs *pflag.FlagSet, a *answers.Answers) error {
+	for _, t := range answers.TimeoutFields {
 		if !fs.Changed(t.Flag) {
 			continue
 		}
@@ -193,7 +193,7 @@ func (f *settingFlags) apply(fs *pflag.FlagSet, a *generator.Answers) error {
 		if err := positive(t.Flag, d); err != nil {
 			return err
 		}
-		*t.Of(&a.Timeouts) = generator.Duration(d)
+		*t.Of(&a.Timeouts) = answers.Duration(d)
 	}
 	for _, k := range model.KindFlags() {
 		if fs.Changed(k.Name) {
@@ -236,5 +236,5 @@ func positive[T int | time.Duration](flag string, v T) error {
 	if v > 0 {
 		return nil
 	}
-	return &generator.InputError{Field: "--" + flag, Msg: fmt.Sprintf("%v must be positive", v), Fix: "give a value greater than zero, or leave the flag out to take the default"}
+	return &problem.InputError{Field: "--" + flag, Msg: fmt.Sprintf("%v must be positive", v), Fix: "give a value greater than zero, or leave the flag out to take the default"}
 }

@@ -11,8 +11,9 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/gsgen-dev/gsgen/doctor"
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // gsgen's own tests' servers, as they default them (README.md, "Tests").
@@ -60,7 +61,7 @@ Exits 1 naming what is missing, 2 when DIR is not a generated service.`,
 			dir := ""
 			if len(args) == 1 {
 				dir = args[0]
-			} else if _, err := os.Lstat(generator.AnswersFile); err == nil {
+			} else if _, err := os.Lstat(answers.AnswersFile); err == nil {
 				dir = "."
 			}
 			var t doctor.Target
@@ -69,7 +70,7 @@ Exits 1 naming what is missing, 2 when DIR is not a generated service.`,
 				if err := isService(dir); err != nil {
 					return err
 				}
-				m, err := serviceModel(dir, func(a generator.Answers) (generator.Answers, error) { return a, nil })
+				m, err := serviceModel(dir, func(a answers.Answers) (answers.Answers, error) { return a, nil })
 				if err != nil {
 					return err
 				}
@@ -93,7 +94,7 @@ Exits 1 naming what is missing, 2 when DIR is not a generated service.`,
 
 // serviceTarget is what the service m, in dir, needs: its servers at the
 // addresses its config would read from this environment.
-func serviceTarget(dir string, m *generator.Model) doctor.Target {
+func serviceTarget(dir string, m *model.Model) doctor.Target {
 	t := doctor.Target{Dir: dir}
 	server := func(name string) *doctor.Server {
 		v, set := os.LookupEnv(name)
@@ -156,10 +157,10 @@ func gsgenTestsTarget() doctor.Target {
 func isService(dir string) error {
 	fix := "give the directory of a service gsgen generated (gsgen new DIR makes one), or no DIR for gsgen's own tests"
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s is not a directory", generator.Quote(dir)), Fix: fix}
+		return &problem.InputError{Field: "DIR", Msg: fmt.Sprintf("%s is not a directory", problem.Quote(dir)), Fix: fix}
 	}
-	if _, err := os.Lstat(filepath.Join(dir, generator.AnswersFile)); err != nil {
-		return &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no %s, so it is not a service gsgen generated", generator.Quote(dir), generator.AnswersFile), Fix: fix}
+	if _, err := os.Lstat(filepath.Join(dir, answers.AnswersFile)); err != nil {
+		return &problem.InputError{Field: "DIR", Msg: fmt.Sprintf("%s has no %s, so it is not a service gsgen generated", problem.Quote(dir), answers.AnswersFile), Fix: fix}
 	}
 	return nil
 }

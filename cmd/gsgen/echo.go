@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // A message repeats at most a few dozen characters of anything the user
@@ -39,7 +39,7 @@ func shortFlagError(err error) error {
 // quoted or not.
 func shortenEchoes(msg string, echoed []string) string {
 	for _, v := range echoed {
-		if short := generator.Shorten(v); short != v {
+		if short := problem.Shorten(v); short != v {
 			msg = strings.ReplaceAll(msg, strconv.Quote(v), strconv.Quote(short))
 			msg = strings.ReplaceAll(msg, v, short)
 		}

@@ -34,10 +34,10 @@ func TestExitCodeFollowsTheCause(t *testing.T) {
 	}{
 		{"an answer that breaks the ladder", func(t *testing.T, dir string) []string {
 			return []string{"new", filepath.Join(dir, "orders"), "--grace", "20s", "--yes"}
-		}, exitBadInput, "timeouts.grace: 20s is shorter than", nil, new(*generator.InputError)},
+		}, exitBadInput, "timeouts.grace: 20s is shorter than", nil, new(*problem.InputError)},
 		{"an answers file that is not there", func(t *testing.T, dir string) []string {
 			return []string{"new", filepath.Join(dir, "orders"), "-f", filepath.Join(dir, "nope.yaml")}
-		}, exitBadInput, "--config: cannot read answers file", fs.ErrNotExist, new(*generator.InputError)},
+		}, exitBadInput, "--config: cannot read answers file", fs.ErrNotExist, new(*problem.InputError)},
 		{"a directory the OS refuses to write in", func(t *testing.T, dir string) []string {
 			return []string{"new", "/proc/gsgen-test/orders", "--yes"} // even root cannot mkdir in /proc
 		}, exitIO, "DIR: cannot write in /proc", fs.ErrNotExist, new(*problem.IOError)},
@@ -105,13 +105,13 @@ func TestExitCodeOfWrappedErrors(t *testing.T) {
 	}{
 		{nil, exitOK},
 		{errors.New("a template bug"), exitFailure},
-		{fmt.Errorf("a: %w", fmt.Errorf("b: %w", &generator.InputError{Field: "name"})), exitBadInput},
+		{fmt.Errorf("a: %w", fmt.Errorf("b: %w", &problem.InputError{Field: "name"})), exitBadInput},
 		{usageError{errors.New("takes one argument")}, exitBadInput},
 		{fmt.Errorf("writing: %w", ioErr), exitIO},
 		{fmt.Errorf("x: %w", &problem.LockError{Dir: "orders", Err: problem.ErrLocked}), exitLocked},
 		{&problem.JournalError{Path: "orders", Err: errors.Join(ioErr, errors.New("undo failed"))}, exitJournal},
-		{&model.LadderError{Err: &generator.InputError{Field: "timeouts.grace"}}, exitBadInput},
-		{&generator.HandEditError{InputError: generator.InputError{Field: "cmd/x/main.go"}}, exitBadInput},
+		{&model.LadderError{Err: &problem.InputError{Field: "timeouts.grace"}}, exitBadInput},
+		{&generator.HandEditError{InputError: problem.InputError{Field: "cmd/x/main.go"}}, exitBadInput},
 	} {
 		if got := exitCode(c.err); got != c.code {
 			t.Errorf("exitCode(%v) = %d, want %d", c.err, got, c.code)

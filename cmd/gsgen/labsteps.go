@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/lab"
 )
 
@@ -91,6 +91,6 @@ func refuseLab(dir string, forced bool) error {
 	if l, _, err := lab.Open(dir); err == nil {
 		n = fmt.Sprintf("lab %d", l.Number)
 	}
-	return &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s holds %s: regenerating it would write the planted mistake out, and finding it is the exercise", generator.Quote(dir), n),
+	return &problem.InputError{Field: "DIR", Msg: fmt.Sprintf("%s holds %s: regenerating it would write the planted mistake out, and finding it is the exercise", problem.Quote(dir), n),
 		Fix: "fix it by hand (gsgen lab hint, gsgen lab check; gsgen lab reset starts over), or pass --force-lab to regenerate anyway"}
 }

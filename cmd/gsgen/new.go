@@ -11,7 +11,9 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/prompt"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -143,20 +145,20 @@ func asker(e *env, accessible bool) (*prompt.Console, bool) {
 
 // missingAnswers explains what to give when there is nobody to ask.
 func missingAnswers(unanswered []string) error {
-	return &generator.InputError{
+	return &problem.InputError{
 		Field: "answers",
 		Msg:   "stdin is not a terminal, so gsgen cannot ask, and these are not given: " + strings.Join(unanswered, " "),
 		Fix:   "pass --yes to take their defaults, give them as flags, pass -f gsgen.yaml, or --accessible to answer line by line on stdin",
 	}
 }
 
-func printNextSteps(e *env, dir string, m *generator.Model) {
+func printNextSteps(e *env, dir string, m *model.Model) {
 	fmt.Fprintf(e.stdout, "\nNext steps:\n  %s\n  make test\n  make run\n", shellJoin("cd", dir))
 	fmt.Fprintf(e.stdout, "\nShutdown budget (%s):\n%s", shellJoin("gsgen", "plan", dir), indent(m.Ladder.Table()))
 	printEquivalentCommand(e, dir, m)
 }
 
-func printEquivalentCommand(e *env, dir string, m *generator.Model) {
+func printEquivalentCommand(e *env, dir string, m *model.Model) {
 	fmt.Fprintf(e.stdout, "\nSame service without questions:\n  %s\n", equivalentCommand(dir, m))
 }
 
@@ -167,9 +169,9 @@ func indent(s string) string {
 // equivalentCommand is the non-interactive command line that gives the same
 // service: every answer that differs from its default, then --yes. Answers
 // no flag can give (a custom cleaners list) make it `-f gsgen.yaml` instead.
-func equivalentCommand(dir string, m *generator.Model) string {
+func equivalentCommand(dir string, m *model.Model) string {
 	a := m.Answers
-	d := generator.Answers{Name: a.Name, Components: a.Components}.WithDefaults()
+	d := answers.Answers{Name: a.Name, Components: a.Components}.WithDefaults()
 	parts := []string{"gsgen", "new", dir}
 	flag := func(name string, differs bool, value any) {
 		if differs {
@@ -178,7 +180,7 @@ func equivalentCommand(dir string, m *generator.Model) string {
 	}
 	flag("name", a.Name != filepath.Base(absOrSame(dir)), a.Name)
 	flag("module", a.Module != d.Module, a.Module)
-	flag("components", strings.Join(a.Components, ",") != generator.DefaultComponents, strings.Join(a.Components, ","))
+	flag("components", strings.Join(a.Components, ",") != answers.DefaultComponents, strings.Join(a.Components, ","))
 	for _, k := range model.KindFlags() {
 		switch v := k.Value(a); {
 		case v == "" || v == k.Value(d): // the default of these components (asynq's mode depends on http)
@@ -189,7 +191,7 @@ func equivalentCommand(dir string, m *generator.Model) string {
 		}
 	}
 	flag("ci", a.CI != d.CI, a.CI)
-	for _, t := range generator.TimeoutFields {
+	for _, t := range answers.TimeoutFields {
 		v := *t.Of(&a.Timeouts)
 		flag(t.Flag, v != *t.Of(&d.Timeouts), v)
 	}
@@ -214,9 +216,9 @@ func equivalentCommand(dir string, m *generator.Model) string {
 
 // consumersFromFlags reports whether --consumer NAME:TOPIC can express the
 // consumers: their group ids and handler timeouts are the defaults.
-func consumersFromFlags(a, d generator.Answers) bool {
+func consumersFromFlags(a, d answers.Answers) bool {
 	for _, c := range a.Consumers {
-		def := generator.Answers{Name: a.Name, Components: a.Components, Consumers: []generator.ConsumerAnswers{{Name: c.Name, Topic: c.Topic}}}.WithDefaults().Consumers[0]
+		def := answers.Answers{Name: a.Name, Components: a.Components, Consumers: []answers.ConsumerAnswers{{Name: c.Name, Topic: c.Topic}}}.WithDefaults().Consumers[0]
 		if c != def {
 			return false
 		}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/screen"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textchart"
 )
@@ -48,18 +50,18 @@ collide and a value that would fit.`,
 				}
 				dir = args[0]
 			} else if !flags.fromFile(cmd.Flags()) {
-				if _, err := os.Lstat(generator.AnswersFile); err == nil {
+				if _, err := os.Lstat(answers.AnswersFile); err == nil {
 					dir = "." // inside a service: plan it, as regen would
 				}
 			}
-			var m *generator.Model
+			var m *model.Model
 			if dir != "" {
-				m, err = serviceModel(dir, func(a generator.Answers) (generator.Answers, error) {
+				m, err = serviceModel(dir, func(a answers.Answers) (answers.Answers, error) {
 					a, _, err := flags.over(cmd.Flags(), a)
 					return a, err
 				})
 			} else {
-				var a generator.Answers
+				var a answers.Answers
 				if a, _, err = flags.answers(cmd.Flags(), e.stdin); err != nil {
 					return err
 				}
@@ -109,14 +111,14 @@ func addColourFlag(cmd *cobra.Command, mode *string) {
 // serviceModel reads the service in dir, answers and SQL of its own (a
 // cleaner may name a table of the user's migrations), with override
 // applied to its answers.
-func serviceModel(dir string, override func(generator.Answers) (generator.Answers, error)) (*generator.Model, error) {
+func serviceModel(dir string, override func(answers.Answers) (answers.Answers, error)) (*model.Model, error) {
 	d, err := servicedir.OpenServiceDir(dir, true, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer d.Close()
 	if !d.Exists() {
-		return nil, &generator.InputError{Field: "DIR", Msg: fmt.Sprintf("%s does not exist", dir), Fix: "give the directory of a service gsgen generated, or -f FILE"}
+		return nil, &problem.InputError{Field: "DIR", Msg: fmt.Sprintf("%s does not exist", dir), Fix: "give the directory of a service gsgen generated, or -f FILE"}
 	}
 	s, err := generator.ReadService(d)
 	if err != nil {
@@ -136,7 +138,7 @@ func printBudget(w io.Writer, l model.Ladder, cols int) {
 
 // printWarnings writes to stderr what the answers allow at a cost: an
 // allowed excess of the ladder, a cleaner no index helps.
-func printWarnings(e *env, m *generator.Model) {
+func printWarnings(e *env, m *model.Model) {
 	for _, w := range m.Warnings() {
 		fmt.Fprintln(e.stderr, "gsgen: warning:", w)
 	}

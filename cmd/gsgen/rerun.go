@@ -14,6 +14,7 @@ import (
 	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
@@ -38,15 +39,15 @@ func addRerunFlags(cmd *cobra.Command) *rerunFlags {
 
 // rerun reads the service, lets edit change its answers, regenerates and
 // writes (or, with --dry-run, shows) the changes.
-func rerun(e *env, f *rerunFlags, edit func(*generator.Answers) error) error {
-	_, err := rerunService(e, f, func(_ *generator.Service, a *generator.Answers) error { return edit(a) })
+func rerun(e *env, f *rerunFlags, edit func(*answers.Answers) error) error {
+	_, err := rerunService(e, f, func(_ *generator.Service, a *answers.Answers) error { return edit(a) })
 	return err
 }
 
 // rerunService is rerun with the service at hand, for an edit that checks
 // answers against it (its own SQL included). It returns the changes
 // written; none on a dry run.
-func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *generator.Answers) error) (servicedir.Changes, error) {
+func rerunService(e *env, f *rerunFlags, edit func(*generator.Service, *answers.Answers) error) (servicedir.Changes, error) {
 	if err := refuseLab(f.dir, f.forceLab); err != nil {
 		return nil, err
 	}
@@ -161,7 +162,7 @@ you edited by hand stop the run with a diff, unless --force.`,
 				name = args[1]
 			}
 			var before []string
-			changes, err := rerunService(e, rf, func(svc *generator.Service, a *generator.Answers) error {
+			changes, err := rerunService(e, rf, func(svc *generator.Service, a *answers.Answers) error {
 				before = a.Components
 				if err := settings.apply(cmd.Flags(), a); err != nil {
 					return err
@@ -173,7 +174,7 @@ you edited by hand stop the run with a diff, unless --force.`,
 					}
 					ask, ok := asker(e, accessible)
 					if !ok {
-						return &generator.InputError{Field: "KIND", Msg: "no KIND given, and stdin is not a terminal, so gsgen cannot ask",
+						return &problem.InputError{Field: "KIND", Msg: "no KIND given, and stdin is not a terminal, so gsgen cannot ask",
 							Fix: "name it: gsgen add KIND [NAME], KIND one of " + strings.Join(model.KindNames(), ", ") + " (e.g. " + addExample[answers.Worker] + "), or pass --accessible to answer line by line on stdin"}
 					}
 					added, err := prompt.AddInterview(ask, *a, absOrSame(rf.dir), svc.ModelOf)
@@ -285,12 +286,12 @@ func (f *instanceFlags) checkKind(fs *pflag.FlagSet, kind answers.Component) err
 }
 
 // add returns a with what add KIND [NAME] adds, built from the flags.
-func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name string) (generator.Answers, error) {
+func (f *instanceFlags) add(fs *pflag.FlagSet, a answers.Answers, kind, name string) (answers.Answers, error) {
 	k := model.KindNamed(kind)
 	if k == nil {
 		// Before anything about NAME: "add consumer x" is a wrong kind, not a
 		// name too many.
-		return a, &generator.InputError{Field: "KIND", Msg: "unknown kind " + generator.Quote(kind),
+		return a, &problem.InputError{Field: "KIND", Msg: "unknown kind " + problem.Quote(kind),
 			Fix: "choose from " + strings.Join(model.KindNames(), ", ") + " (a Kafka consumer is: gsgen add kafka NAME)"}
 	}
 	if err := f.checkKind(fs, k.Name); err != nil {
@@ -318,7 +319,7 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 	}
 	if k.Instances == nil {
 		if name != "" {
-			return a, usageError{fmt.Errorf("%s has no named instances: leave out %s", generator.Quote(kind), generator.Quote(name))}
+			return a, usageError{fmt.Errorf("%s has no named instances: leave out %s", problem.Quote(kind), problem.Quote(name))}
 		}
 		return a.AddComponent(k.Name)
 	}
@@ -327,9 +328,9 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 	}
 	switch k.Name {
 	case answers.Kafka:
-		return a.AddConsumer(generator.ConsumerAnswers{Name: name, Topic: f.topic, Group: f.group, HandlerTimeout: generator.Duration(f.handlerTimeout)})
+		return a.AddConsumer(answers.ConsumerAnswers{Name: name, Topic: f.topic, Group: f.group, HandlerTimeout: answers.Duration(f.handlerTimeout)})
 	case answers.Cleaner, answers.Worker:
-		if f.scope == generator.ScopeReplica && fs.Changed("lease-ttl") {
+		if f.scope == answers.ScopeReplica && fs.Changed("lease-ttl") {
 			return a, usageError{errors.New("--lease-ttl is the TTL of a fleet-scoped part's lease; --scope replica takes none: leave one out")}
 		}
 	}
@@ -338,9 +339,9 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 		if f.table == "" {
 			return a, usageError{errors.New("add cleaner needs --table, e.g. " + addExample[k.Name])}
 		}
-		return a.AddCleaner(generator.CleanerAnswers{Name: name, Table: f.table, Column: f.column, Key: f.key,
-			Retention: generator.Duration(f.retention), Interval: generator.Duration(f.every), BatchSize: f.batch,
-			Scope: f.scope, LeaseTTL: generator.Duration(f.leaseTTL)})
+		return a.AddCleaner(answers.CleanerAnswers{Name: name, Table: f.table, Column: f.column, Key: f.key,
+			Retention: answers.Duration(f.retention), Interval: answers.Duration(f.every), BatchSize: f.batch,
+			Scope: f.scope, LeaseTTL: answers.Duration(f.leaseTTL)})
 	case answers.Worker:
 		switch {
 		case fs.Changed("interval") && fs.Changed("cron"):
@@ -350,8 +351,8 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 		case fs.Changed("timezone") && !fs.Changed("cron"):
 			return a, usageError{errors.New("--timezone is the time zone of --cron: give --cron with it, or leave it out")}
 		}
-		return a.AddWorker(generator.WorkerAnswers{Name: name, Interval: generator.Duration(f.every), Cron: f.cron, Timezone: f.timezone,
-			Timeout: generator.Duration(f.timeout), Scope: f.scope, LeaseTTL: generator.Duration(f.leaseTTL)})
+		return a.AddWorker(answers.WorkerAnswers{Name: name, Interval: answers.Duration(f.every), Cron: f.cron, Timezone: f.timezone,
+			Timeout: answers.Duration(f.timeout), Scope: f.scope, LeaseTTL: answers.Duration(f.leaseTTL)})
 	case answers.Task:
 		if !fs.Changed("timeout") {
 			return a, usageError{errors.New("add task needs --timeout, how long one attempt may take, e.g. " + addExample[k.Name])}
@@ -359,11 +360,11 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a generator.Answers, kind, name s
 		var retries *int // not given: the default
 		if fs.Changed("max-retry") {
 			if f.maxRetry < 0 {
-				return a, &generator.InputError{Field: "--max-retry", Msg: fmt.Sprintf("%d is negative", f.maxRetry), Fix: "give 0 (never retried) or more, or leave it out for the default 5"}
+				return a, &problem.InputError{Field: "--max-retry", Msg: fmt.Sprintf("%d is negative", f.maxRetry), Fix: "give 0 (never retried) or more, or leave it out for the default 5"}
 			}
-			retries = generator.Retries(f.maxRetry)
+			retries = answers.Retries(f.maxRetry)
 		}
-		return a.AddTask(generator.TaskAnswers{Type: name, Timeout: generator.Duration(f.timeout), Queue: f.queue, MaxRetry: retries})
+		return a.AddTask(answers.TaskAnswers{Type: name, Timeout: answers.Duration(f.timeout), Queue: f.queue, MaxRetry: retries})
 	}
 	return a, fmt.Errorf("gsgen cannot add a %s yet", kind) // a kind with instances and no case above: a gsgen bug
 }
@@ -394,7 +395,7 @@ edited, yours included, use gsgen upgrade.`,
 			if len(args) == 1 {
 				rf.dir = args[0]
 			}
-			return rerun(e, rf, func(*generator.Answers) error { return nil })
+			return rerun(e, rf, func(*answers.Answers) error { return nil })
 		},
 	}
 	rf = addRerunFlags(cmd)
@@ -418,7 +419,7 @@ deleted; the files you own for it are left in place and listed.`,
 			if len(args) == 2 {
 				name = args[1]
 			}
-			return rerun(e, rf, func(a *generator.Answers) (err error) {
+			return rerun(e, rf, func(a *answers.Answers) (err error) {
 				*a, err = a.RemoveComponent(answers.Component(args[0]), name)
 				return err
 			})

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/prompt"
-	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
@@ -60,7 +59,7 @@ func (e *env) execute(args []string) error {
 	root.DisableSuggestions = true // unknownCommand suggests, on the same line
 	err := root.Execute()
 	if err != nil && unknownCommand(root, args) {
-		err = usageError{fmt.Errorf("unknown command %s; %s", generator.Quote(args[0]), suggest(root, args[0]))}
+		err = usageError{fmt.Errorf("unknown command %s; %s", problem.Quote(args[0]), suggest(root, args[0]))}
 	}
 	return err
 }
@@ -82,7 +81,7 @@ func exitCode(err error) int {
 		return exitLocked
 	case errors.As(err, new(*problem.IOError)):
 		return exitIO
-	case errors.As(err, new(*generator.InputError)), errors.As(err, new(usageError)):
+	case errors.As(err, new(*problem.InputError)), errors.As(err, new(usageError)):
 		return exitBadInput
 	}
 	return exitFailure

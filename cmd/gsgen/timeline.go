@@ -11,6 +11,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/cmd/gsgen/internal/screen"
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/timeline"
 )
@@ -117,7 +118,7 @@ func checkSVG(svg, log string, force bool) error {
 	s, serr := os.Stat(svg)
 	l, lerr := os.Stat(log)
 	if serr == nil && lerr == nil && os.SameFile(s, l) {
-		return &generator.InputError{Field: "--svg", Msg: fmt.Sprintf("%s is the log being read", generator.Quote(svg)), Fix: "name another file for the SVG"}
+		return &problem.InputError{Field: "--svg", Msg: fmt.Sprintf("%s is the log being read", problem.Quote(svg)), Fix: "name another file for the SVG"}
 	}
 	return nil
 }
@@ -136,18 +137,18 @@ func openLog(e *env, name string) (io.ReadCloser, string, error) {
 	st, err := os.Stat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, "", &generator.InputError{Field: name, Msg: "no such file", Fix: fix}
+		return nil, "", &problem.InputError{Field: name, Msg: "no such file", Fix: fix}
 	case err != nil:
-		return nil, "", &generator.InputError{Field: name, Msg: err.Error(), Fix: fix}
+		return nil, "", &problem.InputError{Field: name, Msg: err.Error(), Fix: fix}
 	case !st.Mode().IsRegular():
-		return nil, "", &generator.InputError{Field: name, Msg: "not a regular file", Fix: fix}
+		return nil, "", &problem.InputError{Field: name, Msg: "not a regular file", Fix: fix}
 	case st.Size() > timeline.MaxLogBytes:
-		return nil, "", &generator.InputError{Field: name, Msg: fmt.Sprintf("%d MiB: more than the %d MiB of one run's log", st.Size()>>20, timeline.MaxLogBytes>>20),
+		return nil, "", &problem.InputError{Field: name, Msg: fmt.Sprintf("%d MiB: more than the %d MiB of one run's log", st.Size()>>20, timeline.MaxLogBytes>>20),
 			Fix: "keep the part with the shutdown: tail -n 5000 " + name + " | gsgen timeline"}
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, "", &generator.InputError{Field: name, Msg: err.Error(), Fix: fix}
+		return nil, "", &problem.InputError{Field: name, Msg: err.Error(), Fix: fix}
 	}
 	return f, name, nil
 }

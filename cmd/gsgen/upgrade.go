@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -37,7 +38,7 @@ the gsgen that wrote the service are listed.`,
 				dir = args[0]
 			}
 			if conflicts != "stop" && conflicts != "markers" {
-				return usageError{fmt.Errorf("--conflicts is stop or markers, not %s", generator.Quote(conflicts))}
+				return usageError{fmt.Errorf("--conflicts is stop or markers, not %s", problem.Quote(conflicts))}
 			}
 			if err := refuseLab(dir, forceLab); err != nil {
 				return err

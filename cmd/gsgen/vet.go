@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/vet"
 	"github.com/gsgen-dev/gsgen/vet/check"
 	"github.com/gsgen-dev/gsgen/vet/report"
@@ -55,7 +55,7 @@ go vet -vettool=$(which gsgen-vet) ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, ok := report.ParseFormat(format)
 			if !ok {
-				return &generator.InputError{Field: "--format", Msg: generator.Quote(format) + " is not a format", Fix: "use one of " + formatNames()}
+				return &problem.InputError{Field: "--format", Msg: problem.Quote(format) + " is not a format", Fix: "use one of " + formatNames()}
 			}
 			opts.Patterns = args
 			findings, err := check.Run(opts)

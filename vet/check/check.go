@@ -14,7 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/vet"
 	"github.com/gsgen-dev/gsgen/vet/ladder"
 )
@@ -44,7 +44,7 @@ func Run(opts Options) ([]vet.Finding, error) {
 	}
 	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: opts.Dir, Tests: opts.Tests}, patterns...)
 	if err != nil {
-		return nil, &generator.InputError{Field: "packages", Msg: err.Error(), Fix: "run gsgen vet inside a Go module, or point --dir at one"}
+		return nil, &problem.InputError{Field: "packages", Msg: err.Error(), Fix: "run gsgen vet inside a Go module, or point --dir at one"}
 	}
 	if err := loadErrors(pkgs, patterns); err != nil {
 		return nil, err
@@ -91,11 +91,11 @@ func checkDir(dir string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return &generator.InputError{Field: "--dir", Msg: generator.Quote(dir) + " does not exist", Fix: "point --dir at the module to check (the directory with its go.mod)"}
+		return &problem.InputError{Field: "--dir", Msg: problem.Quote(dir) + " does not exist", Fix: "point --dir at the module to check (the directory with its go.mod)"}
 	case err != nil:
-		return &generator.InputError{Field: "--dir", Msg: fmt.Sprintf("cannot look at %s: %v", generator.Quote(dir), errors.Unwrap(err)), Fix: "check its permissions"}
+		return &problem.InputError{Field: "--dir", Msg: fmt.Sprintf("cannot look at %s: %v", problem.Quote(dir), errors.Unwrap(err)), Fix: "check its permissions"}
 	case !st.IsDir():
-		return &generator.InputError{Field: "--dir", Msg: generator.Quote(dir) + " is not a directory", Fix: "point --dir at the module to check (the directory with its go.mod)"}
+		return &problem.InputError{Field: "--dir", Msg: problem.Quote(dir) + " is not a directory", Fix: "point --dir at the module to check (the directory with its go.mod)"}
 	}
 	return nil
 }
@@ -106,7 +106,7 @@ func checkDir(dir string) error {
 // kept; go list's own errors (a pattern that names no directory) otherwise.
 func loadErrors(pkgs []*packages.Package, patterns []string) error {
 	if len(pkgs) == 0 {
-		return &generator.InputError{Field: "packages", Msg: strings.Join(patterns, " ") + " matched no packages", Fix: "give package patterns such as ./... inside the module"}
+		return &problem.InputError{Field: "packages", Msg: strings.Join(patterns, " ") + " matched no packages", Fix: "give package patterns such as ./... inside the module"}
 	}
 	var listed, typed []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -131,5 +131,5 @@ func loadErrors(pkgs []*packages.Package, patterns []string) error {
 	if len(errs) > most {
 		msg += fmt.Sprintf("; and %d more", len(errs)-most)
 	}
-	return &generator.InputError{Field: "packages", Msg: msg, Fix: fix}
+	return &problem.InputError{Field: "packages", Msg: msg, Fix: fix}
 }

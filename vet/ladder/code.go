@@ -13,15 +13,15 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/vet/internal/code"
 )
 
 // Defaults of the design's ladder for a service that has no gsgen.yaml to
 // say otherwise (design §6).
 var (
-	defaultMargin = time.Duration(generator.DefaultTimeouts.Margin)
-	defaultClose  = time.Duration(generator.DefaultTimeouts.CloseBudget)
+	defaultMargin = time.Duration(answers.DefaultTimeouts.Margin)
+	defaultClose  = time.Duration(answers.DefaultTimeouts.CloseBudget)
 )
 
 // setting is one shutdown duration and where it comes from.
@@ -60,7 +60,7 @@ type binary struct {
 type shutdownCode struct {
 	defaults map[string]setting // by env var: e.duration("HTTP_SHUTDOWN_TIMEOUT", 25*time.Second)
 	binaries map[string]*binary // by name: the last element of the main package's path
-	answers  *generator.Answers // gsgen.yaml at the module root, if there is one
+	answers  *answers.Answers   // gsgen.yaml at the module root, if there is one
 	// gracefulStops are the functions of the loaded packages that call
 	// grpc.Server's GracefulStop (by full name): a main package that calls
 	// one drains gRPC, as gsgen's does through its grpcapi.Server.
@@ -104,13 +104,13 @@ func isTestVariant(p *packages.Package) bool {
 }
 
 // readAnswers reads dir/gsgen.yaml, or returns nil.
-func readAnswers(dir string) *generator.Answers {
+func readAnswers(dir string) *answers.Answers {
 	name := filepath.Join(dir, "gsgen.yaml")
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil
 	}
-	a, err := generator.ParseAnswersFile(name, data)
+	a, err := answers.ParseAnswersFile(name, data)
 	if err != nil {
 		return nil
 	}

@@ -23,7 +23,6 @@ import (
 	"golang.org/x/tools/go/packages"
 	"gopkg.in/yaml.v3"
 
-	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
@@ -146,7 +145,7 @@ func readManifests(dir string) ([]*manifest, error) {
 				break
 			}
 			if err != nil {
-				return &generator.InputError{Field: p, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+				return &problem.InputError{Field: p, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 			}
 			if len(doc.Content) > 0 && doc.Content[0].Kind == yaml.MappingNode {
 				m.docs = append(m.docs, doc.Content[0])
@@ -156,13 +155,13 @@ func readManifests(dir string) ([]*manifest, error) {
 		return nil
 	})
 	if err != nil {
-		if errors.As(err, new(*generator.InputError)) || errors.As(err, new(*problem.IOError)) {
+		if errors.As(err, new(*problem.InputError)) || errors.As(err, new(*problem.IOError)) {
 			return nil, err // already names the file
 		}
-		return nil, &generator.InputError{Field: "--manifests", Msg: err.Error(), Fix: "give a directory of Kubernetes manifests, such as deploy/k8s"}
+		return nil, &problem.InputError{Field: "--manifests", Msg: err.Error(), Fix: "give a directory of Kubernetes manifests, such as deploy/k8s"}
 	}
 	if len(files) == 0 {
-		return nil, &generator.InputError{Field: "--manifests", Msg: dir + " holds no .yaml files", Fix: "give a directory of Kubernetes manifests, such as deploy/k8s"}
+		return nil, &problem.InputError{Field: "--manifests", Msg: dir + " holds no .yaml files", Fix: "give a directory of Kubernetes manifests, such as deploy/k8s"}
 	}
 	return files, nil
 }
@@ -345,7 +344,7 @@ func (c *shutdownCode) check(w workload, configMaps map[string]map[string]envVal
 		if d, err := time.ParseDuration(e.value); ok && err == nil && d != told.real {
 			findings = append(findings, vet.Finding{Pos: e.pos, Rule: vet.LadderRule, Message: fmt.Sprintf(
 				"%s: %q, but %s %s's %s is %s: the service checks its shutdown against numbers Kubernetes does not give it; make them the same",
-				told.env, e.value, w.kind, w.name, told.what, generator.Seconds(told.real))})
+				told.env, e.value, w.kind, w.name, told.what, problem.Seconds(told.real))})
 		}
 	}
 	return findings

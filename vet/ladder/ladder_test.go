@@ -13,7 +13,9 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/vet"
 )
 
@@ -197,11 +199,11 @@ func TestManifestMessageIsPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := generator.ParseAnswersFile("gsgen.yaml", data)
+	a, err := answers.ParseAnswersFile("gsgen.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Timeouts.Grace = generator.Duration(35 * time.Second)
+	a.Timeouts.Grace = answers.Duration(35 * time.Second)
 	_, err = generator.NewModel(a.WithDefaults())
 	var plan *model.LadderError
 	if !errors.As(err, &plan) {
@@ -242,7 +244,7 @@ func TestManifestsThatAreNotFilesAreRefused(t *testing.T) {
 			go func() { _, err := Check(dir, nil); done <- err }()
 			select {
 			case err := <-done:
-				var input *generator.InputError
+				var input *problem.InputError
 				if !errors.As(err, &input) || !strings.Contains(err.Error(), c.want) {
 					t.Errorf("Check = %v, want bad input saying %q", err, c.want)
 				}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/model"
 )
@@ -16,7 +15,7 @@ import (
 type Added struct {
 	Kind    string
 	Name    string
-	Answers generator.Answers
+	Answers answers.Answers
 }
 
 // AddInterview asks what to add to the service whose answers are a: the
@@ -25,7 +24,7 @@ type Added struct {
 // included), and each answer is checked as it is typed. It returns once the
 // user confirms adding it to the service in dir (shown as given: pass it
 // absolute, so the question names the directory).
-func AddInterview(ask Asker, a generator.Answers, dir string, newModel func(generator.Answers) (*generator.Model, error)) (Added, error) {
+func AddInterview(ask Asker, a answers.Answers, dir string, newModel func(answers.Answers) (*model.Model, error)) (Added, error) {
 	iv := &interview{ask: ask, a: a.Clone(), asked: map[string]question{}, model: newModel, boundsNow: true}
 	var opts []Option
 	for _, k := range model.Kinds {
@@ -88,7 +87,7 @@ func (iv *interview) addInstance(k *model.Kind) (string, error) {
 	field := fmt.Sprintf("%s[%d]", k.Instances.Field, i)
 	q := question{field: field + "." + map[bool]string{true: "type", false: "name"}[k.Name == answers.Task], title: title,
 		help: nameHelp[k.Name],
-		set: func(a *generator.Answers, s string) error {
+		set: func(a *answers.Answers, s string) error {
 			var err error
 			*a, err = add(*a, k.Name, s)
 			return err
@@ -121,7 +120,7 @@ func (iv *interview) addInstance(k *model.Kind) (string, error) {
 
 // parseSchedule sets a worker's schedule from one answer: a duration is
 // an interval, anything else a cron schedule (the generator checks it).
-func parseSchedule(s string, w *generator.WorkerAnswers) error {
+func parseSchedule(s string, w *answers.WorkerAnswers) error {
 	s = strings.TrimSpace(s)
 	if _, err := time.ParseDuration(s); err == nil {
 		w.Cron = ""
@@ -132,17 +131,17 @@ func parseSchedule(s string, w *generator.WorkerAnswers) error {
 }
 
 // add adds an instance of kind named name, with its defaults to be asked.
-func add(a generator.Answers, kind answers.Component, name string) (generator.Answers, error) {
+func add(a answers.Answers, kind answers.Component, name string) (answers.Answers, error) {
 	switch kind {
 	case answers.Kafka:
-		return a.AddConsumer(generator.ConsumerAnswers{Name: name})
+		return a.AddConsumer(answers.ConsumerAnswers{Name: name})
 	case answers.Cleaner:
 		// A table is needed to validate the name; it is asked next.
-		return a.AddCleaner(generator.NewCleaner(a, name))
+		return a.AddCleaner(answers.NewCleaner(a, name))
 	case answers.Worker:
-		return a.AddWorker(generator.WorkerAnswers{Name: name})
+		return a.AddWorker(answers.WorkerAnswers{Name: name})
 	case answers.Task:
-		return a.AddTask(generator.TaskAnswers{Type: name})
+		return a.AddTask(answers.TaskAnswers{Type: name})
 	}
 	return a, fmt.Errorf("gsgen cannot ask for a %s yet", kind)
 }
@@ -157,26 +156,26 @@ var nameHelp = map[answers.Component]string{
 // settings are the questions of a new instance i of k, each offering what
 // the defaults give; a cleaner's column, the timestamp column of the table
 // answered before it in the service (as it was before the addition).
-func (iv *interview) settings(k *model.Kind, i int, service *generator.Model) []question {
+func (iv *interview) settings(k *model.Kind, i int, service *model.Model) []question {
 	d := iv.defaults()
 	switch k.Name {
 	case answers.Kafka:
 		c := d.Consumers[i]
 		return []question{{field: fmt.Sprintf("kafka[%d].topic", i), title: "Topic", def: c.Topic, help: "the topic it reads in its consumer group",
-			set: func(a *generator.Answers, s string) error { a.Consumers[i].Topic = s; return nil }}}
+			set: func(a *answers.Answers, s string) error { a.Consumers[i].Topic = s; return nil }}}
 	case answers.Cleaner:
 		c := d.Cleaners[i]
 		return []question{
 			{field: fmt.Sprintf("cleaners[%d].table", i), title: "Table", def: c.Table, help: "the table to clean: gsgen's or one your migrations create",
-				set: func(a *generator.Answers, s string) error { a.Cleaners[i].Table = s; return nil }},
+				set: func(a *answers.Answers, s string) error { a.Cleaners[i].Table = s; return nil }},
 			{field: fmt.Sprintf("cleaners[%d].column", i), title: "Timestamp column", help: "rows whose column is older than the retention are deleted",
 				offer: func() string {
 					table := iv.a.Cleaners[i].Table
-					return cmp.Or(service.TimestampColumnOf(table), generator.TimestampColumn(table, c.Column))
+					return cmp.Or(service.TimestampColumnOf(table), answers.TimestampColumn(table, c.Column))
 				},
-				set: func(a *generator.Answers, s string) error { a.Cleaners[i].Column = s; return nil }},
+				set: func(a *answers.Answers, s string) error { a.Cleaners[i].Column = s; return nil }},
 			{field: fmt.Sprintf("cleaners[%d].retention", i), title: "Retention", def: c.Retention.String(), help: "how long rows are kept, e.g. 168h for a week",
-				set: func(a *generator.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},
+				set: func(a *answers.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},
 		}
 	case answers.Worker:
 		w := d.Workers[i]
@@ -185,31 +184,31 @@ func (iv *interview) settings(k *model.Kind, i int, service *generator.Model) []
 		return []question{
 			{field: field + ".interval", also: []string{field, field + ".cron"}, title: "Schedule", def: w.Interval.String(),
 				help: `an interval between two runs (1h), or a cron schedule ("30 2 * * *", @daily)`,
-				set:  func(a *generator.Answers, s string) error { return parseSchedule(s, &a.Workers[i]) }},
+				set:  func(a *answers.Answers, s string) error { return parseSchedule(s, &a.Workers[i]) }},
 			{field: field + ".timezone", title: "Time zone", def: "UTC", help: "of the cron schedule, e.g. Europe/Paris",
 				when: cron,
-				set:  func(a *generator.Answers, s string) error { a.Workers[i].Timezone = s; return nil }},
+				set:  func(a *answers.Answers, s string) error { a.Workers[i].Timezone = s; return nil }},
 			{field: field + ".timeout", title: "Timeout", def: w.Timeout.String(),
 				help: fmt.Sprintf("how long one run may take; at most the worker drain (%v)", d.Timeouts.WorkerDrain),
-				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Workers[i].Timeout) }},
+				set:  func(a *answers.Answers, s string) error { return parseDuration(s, &a.Workers[i].Timeout) }},
 			{field: field + ".scope", title: "Scope", def: w.Scope,
-				help: generator.ScopeFleet + ": each run in one replica, under a lease in PostgreSQL; " + generator.ScopeReplica + ": in every replica",
-				set:  func(a *generator.Answers, s string) error { a.Workers[i].Scope = s; return nil }},
-			{field: field + ".lease_ttl", title: "Lease TTL", def: generator.DefaultLeaseTTL.String(),
+				help: answers.ScopeFleet + ": each run in one replica, under a lease in PostgreSQL; " + answers.ScopeReplica + ": in every replica",
+				set:  func(a *answers.Answers, s string) error { a.Workers[i].Scope = s; return nil }},
+			{field: field + ".lease_ttl", title: "Lease TTL", def: answers.DefaultLeaseTTL.String(),
 				help: "how long a killed replica's lease keeps the others from running it",
-				when: func() bool { return iv.a.Workers[i].Scope == generator.ScopeFleet },
-				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Workers[i].LeaseTTL) }},
+				when: func() bool { return iv.a.Workers[i].Scope == answers.ScopeFleet },
+				set:  func(a *answers.Answers, s string) error { return parseDuration(s, &a.Workers[i].LeaseTTL) }},
 		}
 	case answers.Task:
 		t := d.Tasks[i]
 		return []question{
 			{field: fmt.Sprintf("tasks[%d].timeout", i), title: "Timeout", def: t.Timeout.String(),
 				help: fmt.Sprintf("one attempt, in whole seconds; at least %v under asynq's shutdown timeout (%v)", model.TaskMargin, d.Timeouts.AsynqShutdown),
-				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Tasks[i].Timeout) }},
+				set:  func(a *answers.Answers, s string) error { return parseDuration(s, &a.Tasks[i].Timeout) }},
 			{field: fmt.Sprintf("tasks[%d].queue", i), title: "Queue", def: t.Queue, help: "the asynq queue it goes to",
-				set: func(a *generator.Answers, s string) error { a.Tasks[i].Queue = s; return nil }},
+				set: func(a *answers.Answers, s string) error { a.Tasks[i].Queue = s; return nil }},
 			{field: fmt.Sprintf("tasks[%d].max_retry", i), title: "Max retry", def: fmt.Sprint(*t.MaxRetry), help: "retries of a failing task (0: never retried)",
-				set: func(a *generator.Answers, s string) error { return parseRetries(s, &a.Tasks[i].MaxRetry) }},
+				set: func(a *answers.Answers, s string) error { return parseRetries(s, &a.Tasks[i].MaxRetry) }},
 		}
 	}
 	return nil

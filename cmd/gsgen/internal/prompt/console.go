@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 
-	"github.com/gsgen-dev/gsgen/generator"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Console asks with huh, one small form per question, so each question can
@@ -167,15 +167,15 @@ func (c *Console) run(field huh.Field, title, help string) error {
 	case errors.Is(err, huh.ErrUserAborted):
 		return ErrAborted
 	case errors.Is(err, errChoiceOutOfRange) && (c.lines.Ended() || c.lines.Err() != nil):
-		return &generator.InputError{Field: "stdin", Msg: fmt.Sprintf("input ended at %q after an answer that is not one of its choices: nothing written", title),
+		return &problem.InputError{Field: "stdin", Msg: fmt.Sprintf("input ended at %q after an answer that is not one of its choices: nothing written", title),
 			Fix: "answer with the number of a choice, one answer per line (an empty line keeps the default)"}
 	case err != nil:
 		return err
 	case c.accessible() && c.lines.Err() != nil:
-		return &generator.InputError{Field: "stdin", Msg: fmt.Sprintf("%v, at %q: nothing written", c.lines.Err(), title),
+		return &problem.InputError{Field: "stdin", Msg: fmt.Sprintf("%v, at %q: nothing written", c.lines.Err(), title),
 			Fix: "give one answer per line, each a short line of text"}
 	case c.accessible() && c.lines.Ended():
-		return &generator.InputError{Field: "stdin", Msg: fmt.Sprintf("input ended at %q, before every answer was given: nothing written", title),
+		return &problem.InputError{Field: "stdin", Msg: fmt.Sprintf("input ended at %q, before every answer was given: nothing written", title),
 			Fix: "give one answer per line (an empty line keeps the default), or pass --yes, flags or -f gsgen.yaml"}
 	}
 	return nil

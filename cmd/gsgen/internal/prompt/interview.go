@@ -12,6 +12,7 @@ import (
 	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // componentDescriptions is the one line shown beside each component.
@@ -38,43 +39,43 @@ var asynqModes = []Option{
 // Each answer is checked as it is typed by the generator's own validation
 // (generator.NewModel on the answers so far), so a prompt refuses exactly
 // what an answers file would.
-func Interview(ask Asker, given generator.Answers, dir, defaultName string) (generator.Answers, error) {
+func Interview(ask Asker, given answers.Answers, dir, defaultName string) (answers.Answers, error) {
 	iv := &interview{ask: ask, a: given, defaultName: defaultName, asked: map[string]question{}, model: generator.NewModel}
 	if err := iv.checkGiven(); err != nil {
-		return generator.Answers{}, err
+		return answers.Answers{}, err
 	}
 	ask.Say("gsgen asks for what the flags did not give. Enter keeps the value offered; Ctrl+C stops, writing nothing.")
 	steps := []func() error{iv.service, iv.components, iv.checkGiven, iv.http, iv.outbox, iv.asynq, iv.consumers, iv.cleaners, iv.kinds, iv.timeouts}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return generator.Answers{}, err
+			return answers.Answers{}, err
 		}
 	}
 	m, err := iv.fitLadder()
 	if err != nil {
-		return generator.Answers{}, err
+		return answers.Answers{}, err
 	}
 	ask.Say(fmt.Sprintf("Service %s (module %s): %s\n\nShutdown budget\n%s",
 		m.Name, m.Module, strings.Join(m.Answers.Components, ", "), m.Ladder.Table()))
 	ok, err := ask.Confirm("Write it to "+dir+"?", true)
 	switch {
 	case err != nil:
-		return generator.Answers{}, err
+		return answers.Answers{}, err
 	case !ok:
-		return generator.Answers{}, ErrDeclined
+		return answers.Answers{}, ErrDeclined
 	}
 	return iv.a, nil
 }
 
 type interview struct {
 	ask         Asker
-	a           generator.Answers   // what is known so far; zero is unanswered
+	a           answers.Answers     // what is known so far; zero is unanswered
 	defaultName string              // offered for the service name
 	asked       map[string]question // by answers path: only these may be asked again
 	// model validates answers (defaults applied) as the command will:
 	// generator.NewModel for a new service, the service's own model (its
 	// SQL included) for gsgen add.
-	model func(generator.Answers) (*generator.Model, error)
+	model func(answers.Answers) (*model.Model, error)
 	// boundsNow refuses a timeout past its drain as it is typed: gsgen add
 	// asks nothing later that could make it fit.
 	boundsNow bool
@@ -95,7 +96,7 @@ type question struct {
 	// also names the other answers an answer to it may be refused on: one
 	// schedule question sets an interval or a cron schedule.
 	also []string
-	set  func(a *generator.Answers, s string) error // parses s into a
+	set  func(a *answers.Answers, s string) error // parses s into a
 }
 
 // text asks q until the answer parses and the generator accepts it.
@@ -123,10 +124,10 @@ func (iv *interview) text(q question) error {
 // fieldError is the generator's complaint about the answers, if it names
 // one of fields. Complaints about other answers wait for their own question;
 // the ladder is checked at the end.
-func (iv *interview) fieldError(a generator.Answers, fields ...string) error {
+func (iv *interview) fieldError(a answers.Answers, fields ...string) error {
 	_, err := iv.model(a.WithDefaults())
 	var broken *model.LadderError
-	var input *generator.InputError
+	var input *problem.InputError
 	if errors.As(err, &broken) && !iv.boundsNow || !errors.As(err, &input) || !slices.Contains(fields, input.Field) {
 		return nil
 	}
@@ -145,7 +146,7 @@ func (iv *interview) checkGiven() error {
 	candidate := iv.defaults()
 	if iv.a.Name == "" {
 		candidate.Name = "service" // any valid name: the name is asked
-		candidate.Module = cmp.Or(iv.a.Module, generator.DefaultModule(candidate.Name))
+		candidate.Module = cmp.Or(iv.a.Module, answers.DefaultModule(candidate.Name))
 	}
 	_, err := iv.model(candidate)
 	if errors.As(err, new(*model.LadderError)) {
@@ -159,21 +160,21 @@ func (iv *interview) has(c answers.Component) bool {
 }
 
 // defaults is the answers so far with every gap filled: the values offered.
-func (iv *interview) defaults() generator.Answers { return iv.a.Clone().WithDefaults() }
+func (iv *interview) defaults() answers.Answers { return iv.a.Clone().WithDefaults() }
 
 func (iv *interview) service() error {
 	if iv.a.Name == "" {
 		err := iv.text(question{field: "name", title: "Service name", def: iv.defaultName,
 			help: "names the binary, the Go package and the Kubernetes objects: lower case, digits and '-'",
-			set:  func(a *generator.Answers, s string) error { a.Name = s; return nil }})
+			set:  func(a *answers.Answers, s string) error { a.Name = s; return nil }})
 		if err != nil {
 			return err
 		}
 	}
 	if iv.a.Module == "" {
-		return iv.text(question{field: "module", title: "Go module path", def: generator.DefaultModule(iv.a.Name),
+		return iv.text(question{field: "module", title: "Go module path", def: answers.DefaultModule(iv.a.Name),
 			help: "the module line of go.mod, e.g. github.com/you/" + iv.a.Name,
-			set:  func(a *generator.Answers, s string) error { a.Module = s; return nil }})
+			set:  func(a *answers.Answers, s string) error { a.Module = s; return nil }})
 	}
 	return nil
 }
@@ -195,7 +196,7 @@ func (iv *interview) components() error {
 			candidate := iv.a.Clone()
 			candidate.Components = p
 			return iv.fieldError(candidate, "components", "cleaners")
-		}}, []string{generator.DefaultComponents})
+		}}, []string{answers.DefaultComponents})
 	iv.a.Components = picked
 	return err
 }
@@ -204,9 +205,9 @@ func (iv *interview) http() error {
 	if !iv.has(answers.HTTP) || iv.a.HTTP.Port != 0 {
 		return nil
 	}
-	return iv.text(question{field: "http.port", title: "HTTP port", def: strconv.Itoa(generator.DefaultHTTPPort),
+	return iv.text(question{field: "http.port", title: "HTTP port", def: strconv.Itoa(answers.DefaultHTTPPort),
 		help: "the port the HTTP server listens on",
-		set:  func(a *generator.Answers, s string) error { return parseCount(s, &a.HTTP.Port) }})
+		set:  func(a *answers.Answers, s string) error { return parseCount(s, &a.HTTP.Port) }})
 }
 
 func (iv *interview) outbox() error {
@@ -220,13 +221,13 @@ func (iv *interview) outbox() error {
 	}{
 		{o.Topic == "", question{field: "outbox.topic", title: "Outbox topic", def: def.Topic,
 			help: "the Kafka topic the relay publishes the example event to",
-			set:  func(a *generator.Answers, s string) error { a.Outbox.Topic = s; return nil }}},
+			set:  func(a *answers.Answers, s string) error { a.Outbox.Topic = s; return nil }}},
 		{o.BatchSize == 0, question{field: "outbox.batch_size", title: "Outbox batch size", def: strconv.Itoa(def.BatchSize),
 			help: "rows locked, published and marked per batch; small batches fit the drain budget",
-			set:  func(a *generator.Answers, s string) error { return parseCount(s, &a.Outbox.BatchSize) }}},
+			set:  func(a *answers.Answers, s string) error { return parseCount(s, &a.Outbox.BatchSize) }}},
 		{o.PollInterval == 0, question{field: "outbox.poll_interval", title: "Outbox poll interval", def: def.PollInterval.String(),
 			help: "pause between batches when there is no backlog",
-			set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Outbox.PollInterval) }}},
+			set:  func(a *answers.Answers, s string) error { return parseDuration(s, &a.Outbox.PollInterval) }}},
 	}
 	for _, q := range qs {
 		if q.unanswered {
@@ -262,8 +263,8 @@ func (iv *interview) consumers() error {
 		}
 		err := iv.text(question{field: fmt.Sprintf("kafka[%d].name", i), title: fmt.Sprintf("Kafka consumer %d name", i+1), def: def,
 			help: "names its Run loop, files and env vars (KAFKA_<NAME>_...); lower case, digits and '-'",
-			set: func(a *generator.Answers, s string) error {
-				a.Consumers = append(a.Consumers[:i:i], generator.ConsumerAnswers{Name: s})
+			set: func(a *answers.Answers, s string) error {
+				a.Consumers = append(a.Consumers[:i:i], answers.ConsumerAnswers{Name: s})
 				return nil
 			}})
 		if err != nil {
@@ -275,7 +276,7 @@ func (iv *interview) consumers() error {
 		}
 		err = iv.text(question{field: fmt.Sprintf("kafka[%d].topic", i), title: fmt.Sprintf("Kafka consumer %d topic", i+1), def: topic,
 			help: "the topic it reads in its consumer group",
-			set:  func(a *generator.Answers, s string) error { a.Consumers[i].Topic = s; return nil }})
+			set:  func(a *answers.Answers, s string) error { a.Consumers[i].Topic = s; return nil }})
 		if err != nil {
 			return err
 		}
@@ -298,10 +299,10 @@ func (iv *interview) cleaners() error {
 		qs := []question{
 			{field: fmt.Sprintf("cleaners[%d].name", i), title: what + ": name", def: c.Name,
 				help: fmt.Sprintf("deletes %s rows whose %s is older than the retention", c.Table, c.Column),
-				set:  func(a *generator.Answers, s string) error { a.Cleaners[i].Name = s; return nil }},
+				set:  func(a *answers.Answers, s string) error { a.Cleaners[i].Name = s; return nil }},
 			{field: fmt.Sprintf("cleaners[%d].retention", i), title: what + ": retention", def: c.Retention.String(),
 				help: "how long rows are kept, e.g. 168h for a week",
-				set:  func(a *generator.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},
+				set:  func(a *answers.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},
 		}
 		for _, q := range qs {
 			if err := iv.text(q); err != nil {
@@ -343,13 +344,13 @@ func (iv *interview) kindQuestion(f model.KindFlag) error {
 		return f.Set(&iv.a, strconv.FormatBool(yes))
 	}
 	return iv.text(question{field: f.Field, title: f.Title, help: f.Help(), def: def,
-		set: func(a *generator.Answers, s string) error { return inPromptTerms(f.Set(a, s)) }})
+		set: func(a *answers.Answers, s string) error { return inPromptTerms(f.Set(a, s)) }})
 }
 
 // inPromptTerms is a flag's complaint about a typed answer without the
 // flag's name: the prompt shows it under the question.
 func inPromptTerms(err error) error {
-	var input *generator.InputError
+	var input *problem.InputError
 	if !errors.As(err, &input) {
 		return err
 	}
@@ -392,7 +393,7 @@ func (iv *interview) timeouts() error {
 	// whole seconds, when the default grace period is shorter.
 	worst := ceilSecond(l.Worst())
 	return iv.duration("timeouts.grace", "grace period", fmt.Sprintf("%s; preStop + longest drain + close + margin = %s, so at least that",
-		usage("grace"), generator.Seconds(worst)), worst)
+		usage("grace"), problem.Seconds(worst)), worst)
 }
 
 // duration asks for the timeout at field unless it was given or cannot be
@@ -405,8 +406,8 @@ func (iv *interview) duration(field, title, help string, atLeast time.Duration) 
 	}
 	def := iv.defaults()
 	offer := max(time.Duration(*durationAt(&def, field)), atLeast)
-	return iv.text(question{field: field, title: title, help: help, def: generator.Seconds(offer),
-		set: func(a *generator.Answers, s string) error { return parseDuration(s, durationAt(a, field)) }})
+	return iv.text(question{field: field, title: title, help: help, def: problem.Seconds(offer),
+		set: func(a *answers.Answers, s string) error { return parseDuration(s, durationAt(a, field)) }})
 }
 
 // ceilSecond rounds d up to whole seconds: Kubernetes counts the grace
@@ -415,12 +416,12 @@ func ceilSecond(d time.Duration) time.Duration { return (d + time.Second - 1).Tr
 
 // durationAt is the timeout answer at an answers path, nil if it is not one
 // the interview asks.
-func durationAt(a *generator.Answers, field string) *generator.Duration {
+func durationAt(a *answers.Answers, field string) *answers.Duration {
 	if field == "outbox.batch_timeout" {
 		return &a.Outbox.BatchTimeout
 	}
 	key, _ := strings.CutPrefix(field, "timeouts.")
-	for _, t := range generator.TimeoutFields {
+	for _, t := range answers.TimeoutFields {
 		if t.Key == key {
 			return t.Of(&a.Timeouts)
 		}
@@ -429,7 +430,7 @@ func durationAt(a *generator.Answers, field string) *generator.Duration {
 }
 
 func usage(key string) string {
-	for _, t := range generator.TimeoutFields {
+	for _, t := range answers.TimeoutFields {
 		if t.Key == key {
 			return t.Usage
 		}
@@ -454,7 +455,7 @@ func (iv *interview) ladder() (model.Ladder, error) {
 // which numbers collide, asks which of them to change when the user answered
 // more than one here, and asks for that one again, offering a value that
 // fits.
-func (iv *interview) fitLadder() (*generator.Model, error) {
+func (iv *interview) fitLadder() (*model.Model, error) {
 	for {
 		m, err := iv.model(iv.defaults())
 		var broken *model.LadderError
@@ -479,7 +480,7 @@ func (iv *interview) fitLadder() (*generator.Model, error) {
 			}
 			f = fixes[slices.IndexFunc(fixes, func(f fix) bool { return f.key() == key })]
 		}
-		f.q.def, f.q.offer = generator.Seconds(f.fits), nil
+		f.q.def, f.q.offer = problem.Seconds(f.fits), nil
 		if err := iv.text(f.q); err != nil {
 			return nil, err
 		}
@@ -509,25 +510,25 @@ func (iv *interview) fixes(broken *model.LadderError) []fix {
 		}
 	}
 	if field == "timeouts.grace" {
-		offer("timeouts.grace", ceilSecond(l.Worst()), "raise the grace period to "+generator.Seconds(ceilSecond(l.Worst())))
+		offer("timeouts.grace", ceilSecond(l.Worst()), "raise the grace period to "+problem.Seconds(ceilSecond(l.Worst())))
 		// The drains run side by side: each one past what fits must shrink.
 		if fit := l.Grace - l.PreStop - l.Close - l.Margin; fit >= time.Second {
 			for _, d := range l.Drains {
 				if d.D > fit {
-					offer(answerPath(d.Key), fit, fmt.Sprintf("shorten %s (%s) to %s", d.Name, d.Key, generator.Seconds(fit)))
+					offer(answerPath(d.Key), fit, fmt.Sprintf("shorten %s (%s) to %s", d.Name, d.Key, problem.Seconds(fit)))
 				}
 			}
 		}
 		if fit := l.Grace - l.PreStop - l.LongestDrain().D - l.Margin; fit >= 100*time.Millisecond && fit < l.Close {
-			offer("timeouts.close_budget", fit, "shorten close (close_budget) to "+generator.Seconds(fit))
+			offer("timeouts.close_budget", fit, "shorten close (close_budget) to "+problem.Seconds(fit))
 		}
 		return out
 	}
 	for _, b := range l.Inner {
 		if b.Field == field {
 			// Margin included: a task timeout must end a second before its drain.
-			offer(b.Field, b.Longest(), fmt.Sprintf("shorten %s to %s", b.Name, generator.Seconds(b.Longest())))
-			offer(answerPath(b.LimitKey), b.LeastLimit(), fmt.Sprintf("raise %s (%s) to %s", b.LimitName, b.LimitKey, generator.Seconds(b.LeastLimit())))
+			offer(b.Field, b.Longest(), fmt.Sprintf("shorten %s to %s", b.Name, problem.Seconds(b.Longest())))
+			offer(answerPath(b.LimitKey), b.LeastLimit(), fmt.Sprintf("raise %s (%s) to %s", b.LimitName, b.LimitKey, problem.Seconds(b.LeastLimit())))
 		}
 	}
 	return out
@@ -542,15 +543,15 @@ func answerPath(key string) string {
 	return "timeouts." + key
 }
 
-func parseDuration(s string, into *generator.Duration) error {
+func parseDuration(s string, into *answers.Duration) error {
 	d, err := time.ParseDuration(s)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%s is not a duration; write it in Go syntax, e.g. 25s, 1m30s or 500ms", generator.Quote(s))
+		return fmt.Errorf("%s is not a duration; write it in Go syntax, e.g. 25s, 1m30s or 500ms", problem.Quote(s))
 	case d <= 0:
-		return fmt.Errorf("%s must be positive", generator.Shorten(s))
+		return fmt.Errorf("%s must be positive", problem.Shorten(s))
 	}
-	*into = generator.Duration(d)
+	*into = answers.Duration(d)
 	return nil
 }
 
@@ -559,11 +560,11 @@ func parseRetries(s string, into **int) error {
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%s is not a whole number", generator.Quote(s))
+		return fmt.Errorf("%s is not a whole number", problem.Quote(s))
 	case n < 0:
 		return fmt.Errorf("%d is negative; give 0 (never retried) or more", n)
 	}
-	*into = generator.Retries(n)
+	*into = answers.Retries(n)
 	return nil
 }
 
@@ -571,7 +572,7 @@ func parseCount(s string, into *int) error {
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%s is not a whole number", generator.Quote(s))
+		return fmt.Errorf("%s is not a whole number", problem.Quote(s))
 	case n <= 0:
 		return fmt.Errorf("%d must be positive", n)
 	}

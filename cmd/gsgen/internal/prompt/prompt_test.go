@@ -8,8 +8,8 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
 // Each prompt makes its own scanner on Lines: every scanner must get exactly
@@ -95,7 +95,7 @@ func FuzzAccessibleChoice(f *testing.F) {
 func checkChoice(t *testing.T, err error, got ...string) {
 	t.Helper()
 	if err != nil {
-		var input *generator.InputError
+		var input *problem.InputError
 		if !errors.As(err, &input) {
 			t.Fatalf("err = %v (%T), want an *generator.InputError", err, err)
 		}
