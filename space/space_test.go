@@ -24,7 +24,7 @@ import (
 var fullVetShapes = []string{"s-hoakc-i-g-wt", "s-hoakc-i-g-wt-tr", "s-hoakc-d-u", "s-oakc-i-u", "s-a-d", "s-k", "s-c-u"}
 
 // Every service validation accepts compiles and vets: each point of
-// generator.AcceptedSpace (every set of components, each asynq mode, gsgen's
+// render.AcceptedSpace (every set of components, each asynq mode, gsgen's
 // cleaner and one on a table of the user's) is generated into a folder of
 // its own, then vetted and vetted with gsgen's analyzers there (the shapes
 // of fullVetShapes also built and linked, and checked by the whole gsgen vet). All
