@@ -92,8 +92,10 @@ func withDefaultCleanerOf(cleaners []CleanerAnswers, c Component) []CleanerAnswe
 
 // RemoveComponent returns a without kind c. For a kind with named
 // instances a name removes that one instance (a component goes with its
-// last one); no name removes them all. Removing asynq removes the task
-// types with it.
+// last one); no name removes them all. The kind's Forget drops the rest
+// of its answers, or refuses (asynq while task types run on it); what
+// joins two kinds is here: a kind's cleaners of its tables go with it, and
+// kafka keeps a cleaner.
 func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 	k := kindNamed(string(c))
 	if k == nil {
@@ -125,19 +127,9 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 			inst.clear(&a)
 		}
 		if k.Forget != nil {
-			k.Forget(&a)
-		}
-		switch c {
-		case Outbox:
-			a.Outbox = OutboxAnswers{}
-		case Asynq:
-			// Task types are the user's handlers on this server: removing it
-			// must not drop them from gsgen.yaml unsaid.
-			if types := kindNamed(string(Task)).Instances.names(a); len(types) > 0 {
-				return a, &problem.InputError{Field: "tasks", Msg: fmt.Sprintf("the service has task types (%s), which run on the asynq server", problem.ListShort(types, 8)),
-					Fix: fmt.Sprintf("remove them first (gsgen remove task %s; your handler files stay), then remove asynq", types[0])}
+			if err := k.Forget(&a); err != nil {
+				return a, err
 			}
-			a.Asynq = AsynqAnswers{}
 		}
 		a.Cleaners = withoutCleanersOf(a.Cleaners, c)
 		if len(a.Cleaners) == 0 && c != Cleaner && slices.Contains(a.Components, string(Cleaner)) {

@@ -20,7 +20,10 @@ type KindSpec struct {
 	// has none (http, outbox, asynq).
 	Instances *Instances
 	Defaults  func(*Answers) // fills its unanswered answers when it is chosen
-	Forget    func(*Answers) // drops its answers when gsgen remove takes it out
+	// Forget drops its answers when gsgen remove takes it out (after its
+	// instances and its place in components:), or refuses with an error
+	// (asynq while task types run on it); nil when it has nothing more.
+	Forget func(*Answers) error
 }
 
 // kinds is every kind registered, in generator.Kinds' order.

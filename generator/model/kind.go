@@ -46,11 +46,13 @@ type Kind struct {
 	// asks which kinds are on.
 	defaults func(*answers.Answers)
 	derive   func(*Model, answers.Answers) error
-	flags    []KindFlag               // its answers as flags of gsgen new and add
-	panels   func(*Model) []Panel     // its graphs on the service's dashboard
-	alerts   func(*Model) []Alert     // its alerting rules
-	forget   func(*answers.Answers)   // drops its answers when gsgen remove takes it out
-	pool     func(*Model) []poolShare // its PostgreSQL connections (DATABASE_MAX_CONNS)
+	flags    []KindFlag           // its answers as flags of gsgen new and add
+	panels   func(*Model) []Panel // its graphs on the service's dashboard
+	alerts   func(*Model) []Alert // its alerting rules
+	// forget drops its answers when gsgen remove takes it out, or refuses
+	// with an error.
+	forget func(*answers.Answers) error
+	pool   func(*Model) []poolShare // its PostgreSQL connections (DATABASE_MAX_CONNS)
 	// names lists the names it derives from answers that must not collide
 	// (Go names, SQL queries, Kafka groups), beside the environment
 	// variables every kind's env gives.

@@ -16,7 +16,8 @@ var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox
 	Needs:  []Need{NeedsPostgres, NeedsKafka},
 	on:     func(m *Model) bool { return m.Outbox },
 	derive: outboxDerive, bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts,
-	flags: outboxFlags, pool: outboxPool, topics: func(m *Model) []string { return []string{m.Relay.Topic} }}
+	flags: outboxFlags, pool: outboxPool, topics: func(m *Model) []string { return []string{m.Relay.Topic} },
+	forget: func(a *answers.Answers) error { a.Outbox = answers.OutboxAnswers{}; return nil }}
 
 // outboxPool is the relays' connections: not in Loops, since the service
 // counts OUTBOX_RELAYS itself.
