@@ -75,8 +75,9 @@ func (a Answers) withComponent(c Component) Answers {
 
 // withDefaultCleanerOf adds the default cleaner of the tables component c
 // brings, when cleaners are listed and none of them cleans that table yet.
-// Kafka implies a cleaner (componentDefaults): when no cleaner is listed,
-// the defaults bring it; when some are, the answers' list would keep it out.
+// Kafka implies a cleaner (the kafka kind's defaults): when no cleaner is
+// listed, the defaults bring it; when some are, the answers' list would
+// keep it out.
 func withDefaultCleanerOf(cleaners []CleanerAnswers, c Component) []CleanerAnswers {
 	if c != Kafka || len(cleaners) == 0 {
 		return cleaners
@@ -142,8 +143,9 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 		return a, &problem.InputError{Field: "components", Msg: "removing it would leave no component", Fix: "delete the service instead"}
 	}
 	if c == Cleaner && len(a.Cleaners) == 0 && slices.Contains(a.Components, string(Kafka)) {
-		// Kafka implies a cleaner of processed_event (componentDefaults): the
-		// next run would bring it back, so removing it cannot stick.
+		// Kafka implies a cleaner of processed_event (the kafka kind's
+		// defaults): the next run would bring it back, so removing it cannot
+		// stick.
 		return a, &problem.InputError{Field: "cleaners", Msg: "a service with kafka keeps at least one cleaner: without one, processed_event grows by a row per event forever, and gsgen would add its default cleaner back on the next run",
 			Fix: "to keep processed events longer, raise the cleaner's retention in gsgen.yaml and run gsgen regen; to clean your own table instead, gsgen add cleaner NAME --table TABLE first"}
 	}

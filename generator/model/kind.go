@@ -41,7 +41,9 @@ type Kind struct {
 	bounds    func(*Model) []Bound            // its timeouts that must fit in a drain
 	env       func(*Model) []EnvVar           // the variables config.go reads for it
 	settings  func(answers.Answers) []setting // its numbers, held to their limits
-	// defaults fills its unanswered answers when it is chosen; derive
+	// defaults fills its unanswered answers when the answers name it (list
+	// it in components:, or list instances of it), in the kinds' order:
+	// after the earlier kinds' defaults, whose answers it may read; derive
 	// validates them and sets its part of the model, before anything that
 	// asks which kinds are on.
 	defaults func(*answers.Answers)
@@ -175,6 +177,19 @@ func leaseEnv(prefix string, l *Lease, from string) []EnvVar {
 		return nil
 	}
 	return []EnvVar{durationVar(prefix+"LEASE_TTL", l.TTL, from+"lease_ttl")}
+}
+
+// setLeaseDefaults fills a periodic part's scope (fleet) and, in fleet
+// scope, its lease's TTL. Replica scope has no lease: a lease_ttl left in
+// gsgen.yaml by a part that was fleet-scoped is dropped.
+func setLeaseDefaults(scope *string, ttl *answers.Duration) {
+	answers.SetDefault(scope, answers.ScopeFleet)
+	switch *scope {
+	case answers.ScopeFleet:
+		answers.SetDefault(ttl, answers.Duration(answers.DefaultLeaseTTL))
+	case answers.ScopeReplica:
+		*ttl = 0
+	}
 }
 
 // leaseSetting bounds a part's lease TTL where the answers give one.

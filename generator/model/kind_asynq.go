@@ -19,7 +19,18 @@ var asynqKind = &Kind{Name: Asynq, Chosen: true, What: "an asynq task server and
 	on:     func(m *Model) bool { return m.Asynq },
 	derive: asynqDerive, drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts,
 	flags: asynqFlags, pool: asynqPool, deploy: asynqDeploy,
-	forget: asynqForget}
+	defaults: asynqDefaults, forget: asynqForget}
+
+// asynqDefaults fills the task server's answers not given: in process
+// beside HTTP, in a worker of its own without it.
+func asynqDefaults(a *answers.Answers) {
+	mode := answers.DefaultAsynqMode
+	if !a.HasComponent(HTTP) {
+		mode = "dedicated"
+	}
+	answers.SetDefault(&a.Asynq.Mode, mode)
+	answers.SetDefault(&a.Asynq.Concurrency, answers.DefaultConcurrency)
+}
 
 // asynqForget drops the task server's answers, unless task types remain:
 // they are the user's handlers on this server, and removing it must not
