@@ -10,7 +10,13 @@ import (
 // KindSpec is the spec side of one kind of part a service can have: what
 // the answers, their defaults and the edits of gsgen add and remove need of
 // it. The rest of the kind (its templates, model, ladder, deployment) is
-// generator.Kind's.
+// model.Kind's, and its Defaults and Forget are written beside it, in
+// generator/model's kind_<name>.go. What stays here is what is about the
+// answers as a whole: the service-wide defaults of WithDefaults (module,
+// components, timeouts, the HTTP port, ci), the Default* values many
+// callers read, and the rules of add and remove that join two kinds (kafka
+// keeps a cleaner of processed_event, a task brings asynq, a kind's
+// cleaners of its own tables go with it).
 type KindSpec struct {
 	Name Component // what gsgen.yaml, gsgen add and gsgen remove call it
 	// Chosen says it is one of components:; the other kinds (worker, task)

@@ -16,8 +16,14 @@ import (
 // deployment sets the variables its config reads, the answers' limits bound
 // its numbers, the pool counts its connections, the dashboard and alert
 // rules show its panels and alerts, gsgen new and add take its flags (and
-// the interview asks those with a title), and add and remove edit its
-// named instances. A new kind is
+// the interview asks those with a title), add and remove edit its named
+// instances, its defaults fill its unanswered answers, and its forget
+// drops its answers when gsgen remove takes it out (or refuses). Package
+// answers reaches its name, instances, defaults and forget through the
+// answers.KindSpec registerKinds gives it, and keeps only what is about
+// the answers as a whole: the service-wide defaults (module, components,
+// timeouts, the HTTP port, ci), the Default* values, and the rules of add
+// and remove that join two kinds. A new kind is
 // one entry in Kinds (its declaration in a kind_<name>.go of its own), its
 // template folder (a template named *.user.tmpl gives a file the user owns;
 // *.blocks.tmpl holds its named pieces of main.go, config.go and the
