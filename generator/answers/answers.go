@@ -199,7 +199,9 @@ func (a Answers) Clone() Answers {
 }
 
 // WithDefaults returns a copy of a in which every unanswered field holds its
-// default. It does not validate.
+// default: the service-wide ones (module, components, timeouts, the HTTP
+// port, ci) here, each kind's by its KindSpec's Defaults. It does not
+// validate.
 func (a Answers) WithDefaults() Answers {
 	if a.Module == "" && a.Name != "" {
 		a.Module = DefaultModule(a.Name)
@@ -220,13 +222,15 @@ func (a Answers) WithDefaults() Answers {
 	a.Cleaners = append([]CleanerAnswers(nil), a.Cleaners...)
 	a.Workers = append([]WorkerAnswers(nil), a.Workers...)
 	a.Tasks = append([]TaskAnswers(nil), a.Tasks...)
-	a.componentDefaults()
+	// Each kind the answers name fills its own, in the kinds' order: a
+	// kind's defaults may read an earlier kind's (kafka's consumer the
+	// outbox's topic) or list a later one (kafka the cleaner component),
+	// so whether a kind is named is asked anew of each.
 	for _, k := range kinds {
-		if k.Defaults != nil && slices.Contains(a.Components, string(k.Name)) {
+		if k.Defaults != nil && k.namedIn(a) {
 			k.Defaults(&a)
 		}
 	}
-	a.workerDefaults()
 	return a
 }
 

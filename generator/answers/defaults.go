@@ -53,7 +53,6 @@ var (
 	// left: each such redelivery must still find its row, or it is handled
 	// again.
 	ProcessedEventRetention = 14 * 24 * time.Hour
-	defaultCleanInterval    = time.Minute
 
 	// DefaultCommitTimeout bounds one offset commit (kafka-go tries it 3
 	// times) or a dead-letter write and its commit: 10s handler + 5s commit
@@ -65,11 +64,6 @@ var (
 const (
 	DefaultTaskMaxRetry = 5
 	DefaultQueue        = "default"
-)
-
-var (
-	defaultWorkerInterval = time.Minute
-	defaultWorkerTimeout  = 10 * time.Second
 )
 
 // Scope says where a periodic part (a worker, a cleaner) runs its ticks.
@@ -99,109 +93,10 @@ func (t TaskAnswers) MaxRetryOrDefault() int {
 	return *t.MaxRetry
 }
 
-// componentDefaults fills the component answers that were not given.
-func (a *Answers) componentDefaults() {
-	has := func(c Component) bool {
-		for _, n := range a.Components {
-			if Component(n) == c {
-				return true
-			}
-		}
-		return false
-	}
-	if has(Outbox) {
-		o := &a.Outbox
-		SetDefault(&o.Topic, DefaultOutboxTopic)
-		SetDefault(&o.BatchSize, DefaultOutboxBatchSize)
-		SetDefault(&o.Relays, DefaultOutboxRelays)
-		SetDefault(&o.PollInterval, Duration(DefaultPollInterval))
-		SetDefault(&o.BatchTimeout, Duration(DefaultBatchTimeout))
-		SetDefault(&o.MaxAttempts, DefaultOutboxMaxAttempts)
-		SetDefault(&o.BackoffMin, Duration(DefaultBackoffMin))
-		SetDefault(&o.BackoffMax, Duration(DefaultBackoffMax))
-	}
-	if has(Asynq) {
-		mode := DefaultAsynqMode
-		if !has(HTTP) {
-			mode = "dedicated"
-		}
-		SetDefault(&a.Asynq.Mode, mode)
-		SetDefault(&a.Asynq.Concurrency, DefaultConcurrency)
-	}
-	if has(Kafka) && len(a.Consumers) == 0 {
-		topic := DefaultOutboxTopic
-		if a.Outbox.Topic != "" {
-			topic = a.Outbox.Topic
-		}
-		a.Consumers = []ConsumerAnswers{{Name: "events", Topic: topic}}
-	}
-	for i := range a.Consumers {
-		c := &a.Consumers[i]
-		SetDefault(&c.Topic, c.Name)
-		SetDefault(&c.Group, a.Name+"-"+c.Name)
-		SetDefault(&c.HandlerTimeout, Duration(DefaultHandlerTimeout))
-		SetDefault(&c.CommitTimeout, Duration(DefaultCommitTimeout))
-		SetDefault(&c.MaxAttempts, DefaultMaxAttempts)
-		SetDefault(&c.DeadLetterTopic, c.Topic+DeadLetterSuffix)
-		SetDefault(&c.BatchSize, DefaultConsumerBatch)
-	}
-	// Kafka brings processed_event, one row per event handled, which nothing
-	// else prunes: kafka implies the cleaner component and its default
-	// cleaners, unless the answers list cleaners of their own.
-	if has(Kafka) && len(a.Cleaners) == 0 {
-		a.Components = withComponent(a.Components, Cleaner)
-	}
-	if has(Cleaner) && len(a.Cleaners) == 0 {
-		a.Cleaners = defaultCleaners(has)
-	}
-	for i := range a.Cleaners {
-		c := &a.Cleaners[i]
-		SetDefault(&c.Retention, Duration(defaultRetentionOf(c.Table)))
-		SetDefault(&c.Interval, Duration(defaultCleanInterval))
-		SetDefault(&c.BatchSize, DefaultCleanerBatch)
-		setLeaseDefaults(&c.Scope, &c.LeaseTTL)
-	}
-}
-
 // SetDefault sets *v to def when *v is the zero value: not answered.
 func SetDefault[T comparable](v *T, def T) {
 	var zero T
 	if *v == zero {
 		*v = def
-	}
-}
-
-// workerDefaults fills the worker and task answers that were not given.
-func (a *Answers) workerDefaults() {
-	for i := range a.Workers {
-		w := &a.Workers[i]
-		if w.Cron == "" {
-			SetDefault(&w.Interval, Duration(defaultWorkerInterval))
-		} else {
-			SetDefault(&w.Timezone, "UTC")
-		}
-		SetDefault(&w.Timeout, Duration(min(defaultWorkerTimeout, time.Duration(a.Timeouts.WorkerDrain))))
-		setLeaseDefaults(&w.Scope, &w.LeaseTTL)
-	}
-	for i := range a.Tasks {
-		t := &a.Tasks[i]
-		SetDefault(&t.Timeout, a.Timeouts.TaskTimeout)
-		SetDefault(&t.Queue, DefaultQueue)
-		if t.MaxRetry == nil {
-			t.MaxRetry = Retries(DefaultTaskMaxRetry)
-		}
-	}
-}
-
-// setLeaseDefaults fills a periodic part's scope (fleet) and, in fleet
-// scope, its lease's TTL. Replica scope has no lease: a lease_ttl left in
-// gsgen.yaml by a part that was fleet-scoped is dropped.
-func setLeaseDefaults(scope *string, ttl *Duration) {
-	SetDefault(scope, ScopeFleet)
-	switch *scope {
-	case ScopeFleet:
-		SetDefault(ttl, Duration(DefaultLeaseTTL))
-	case ScopeReplica:
-		*ttl = 0
 	}
 }

@@ -75,8 +75,9 @@ func (a Answers) withComponent(c Component) Answers {
 
 // withDefaultCleanerOf adds the default cleaner of the tables component c
 // brings, when cleaners are listed and none of them cleans that table yet.
-// Kafka implies a cleaner (componentDefaults): when no cleaner is listed,
-// the defaults bring it; when some are, the answers' list would keep it out.
+// Kafka implies a cleaner (the kafka kind's defaults): when no cleaner is
+// listed, the defaults bring it; when some are, the answers' list would
+// keep it out.
 func withDefaultCleanerOf(cleaners []CleanerAnswers, c Component) []CleanerAnswers {
 	if c != Kafka || len(cleaners) == 0 {
 		return cleaners
@@ -92,8 +93,10 @@ func withDefaultCleanerOf(cleaners []CleanerAnswers, c Component) []CleanerAnswe
 
 // RemoveComponent returns a without kind c. For a kind with named
 // instances a name removes that one instance (a component goes with its
-// last one); no name removes them all. Removing asynq removes the task
-// types with it.
+// last one); no name removes them all. The kind's Forget drops the rest
+// of its answers, or refuses (asynq while task types run on it); what
+// joins two kinds is here: a kind's cleaners of its tables go with it, and
+// kafka keeps a cleaner.
 func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 	k := kindNamed(string(c))
 	if k == nil {
@@ -125,19 +128,9 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 			inst.clear(&a)
 		}
 		if k.Forget != nil {
-			k.Forget(&a)
-		}
-		switch c {
-		case Outbox:
-			a.Outbox = OutboxAnswers{}
-		case Asynq:
-			// Task types are the user's handlers on this server: removing it
-			// must not drop them from gsgen.yaml unsaid.
-			if types := kindNamed(string(Task)).Instances.names(a); len(types) > 0 {
-				return a, &problem.InputError{Field: "tasks", Msg: fmt.Sprintf("the service has task types (%s), which run on the asynq server", problem.ListShort(types, 8)),
-					Fix: fmt.Sprintf("remove them first (gsgen remove task %s; your handler files stay), then remove asynq", types[0])}
+			if err := k.Forget(&a); err != nil {
+				return a, err
 			}
-			a.Asynq = AsynqAnswers{}
 		}
 		a.Cleaners = withoutCleanersOf(a.Cleaners, c)
 		if len(a.Cleaners) == 0 && c != Cleaner && slices.Contains(a.Components, string(Cleaner)) {
@@ -150,8 +143,9 @@ func (a Answers) RemoveComponent(c Component, name string) (Answers, error) {
 		return a, &problem.InputError{Field: "components", Msg: "removing it would leave no component", Fix: "delete the service instead"}
 	}
 	if c == Cleaner && len(a.Cleaners) == 0 && slices.Contains(a.Components, string(Kafka)) {
-		// Kafka implies a cleaner of processed_event (componentDefaults): the
-		// next run would bring it back, so removing it cannot stick.
+		// Kafka implies a cleaner of processed_event (the kafka kind's
+		// defaults): the next run would bring it back, so removing it cannot
+		// stick.
 		return a, &problem.InputError{Field: "cleaners", Msg: "a service with kafka keeps at least one cleaner: without one, processed_event grows by a row per event forever, and gsgen would add its default cleaner back on the next run",
 			Fix: "to keep processed events longer, raise the cleaner's retention in gsgen.yaml and run gsgen regen; to clean your own table instead, gsgen add cleaner NAME --table TABLE first"}
 	}

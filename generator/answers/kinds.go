@@ -10,7 +10,13 @@ import (
 // KindSpec is the spec side of one kind of part a service can have: what
 // the answers, their defaults and the edits of gsgen add and remove need of
 // it. The rest of the kind (its templates, model, ladder, deployment) is
-// generator.Kind's.
+// model.Kind's, and its Defaults and Forget are written beside it, in
+// generator/model's kind_<name>.go. What stays here is what is about the
+// answers as a whole: the service-wide defaults of WithDefaults (module,
+// components, timeouts, the HTTP port, ci), the Default* values many
+// callers read, and the rules of add and remove that join two kinds (kafka
+// keeps a cleaner of processed_event, a task brings asynq, a kind's
+// cleaners of its own tables go with it).
 type KindSpec struct {
 	Name Component // what gsgen.yaml, gsgen add and gsgen remove call it
 	// Chosen says it is one of components:; the other kinds (worker, task)
@@ -19,8 +25,15 @@ type KindSpec struct {
 	// Instances is its named instances in the answers; nil for a kind that
 	// has none (http, outbox, asynq).
 	Instances *Instances
-	Defaults  func(*Answers) // fills its unanswered answers when it is chosen
-	Forget    func(*Answers) // drops its answers when gsgen remove takes it out
+	// Defaults fills its unanswered answers. WithDefaults calls it, in the
+	// kinds' order, for each kind the answers name: one components: lists,
+	// or one of whose instances they list (a worker; a consumer, even
+	// without kafka, which the model then refuses).
+	Defaults func(*Answers)
+	// Forget drops its answers when gsgen remove takes it out (after its
+	// instances and its place in components:), or refuses with an error
+	// (asynq while task types run on it); nil when it has nothing more.
+	Forget func(*Answers) error
 }
 
 // kinds is every kind registered, in generator.Kinds' order.
@@ -69,6 +82,24 @@ func ComponentNames() []string {
 // UnknownComponent is the error of a component name no kind has.
 func UnknownComponent(name string) error {
 	return &problem.InputError{Field: "components", Msg: "unknown component " + problem.Quote(name), Fix: "choose from " + strings.Join(ComponentNames(), ",")}
+}
+
+// namedIn says whether answers a name kind k: list it in components:, or
+// list instances of it.
+func (k KindSpec) namedIn(a Answers) bool {
+	return a.HasComponent(k.Name) || k.Instances != nil && len(k.Instances.names(a)) > 0
+}
+
+// HasComponent says whether components: lists c.
+func (a Answers) HasComponent(c Component) bool {
+	return slices.Contains(a.Components, string(c))
+}
+
+// ListComponent lists c in components:, once, in canonical order, and
+// nothing else: a kind's defaults use it to bring another (kafka the
+// cleaner); gsgen add's edit is AddComponent.
+func (a *Answers) ListComponent(c Component) {
+	a.Components = withComponent(a.Components, c)
 }
 
 // withComponent returns list with c added once, in canonical order.

@@ -69,24 +69,3 @@ func TimestampColumn(table, column string) string {
 func (t OwnTable) DefaultCleaner() CleanerAnswers {
 	return CleanerAnswers{Name: t.Cleaner, Table: t.Name, Column: t.Expires}
 }
-
-// defaultRetentionOf is the retention a cleaner of table gets when the
-// answers give none: the table's own if it is one of gsgen's with one.
-func defaultRetentionOf(table string) time.Duration {
-	if t, ok := OwnTableNamed(table); ok && t.Retention != 0 {
-		return t.Retention
-	}
-	return DefaultRetention
-}
-
-// defaultCleaners is a cleaner for each of gsgen's own tables that the
-// components bring: dispatched outbox rows, processed events.
-func defaultCleaners(has func(Component) bool) []CleanerAnswers {
-	var out []CleanerAnswers
-	for _, t := range OwnTables {
-		if has(t.From) {
-			out = append(out, t.DefaultCleaner())
-		}
-	}
-	return out
-}

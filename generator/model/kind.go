@@ -16,8 +16,14 @@ import (
 // deployment sets the variables its config reads, the answers' limits bound
 // its numbers, the pool counts its connections, the dashboard and alert
 // rules show its panels and alerts, gsgen new and add take its flags (and
-// the interview asks those with a title), and add and remove edit its
-// named instances. A new kind is
+// the interview asks those with a title), add and remove edit its named
+// instances, its defaults fill its unanswered answers, and its forget
+// drops its answers when gsgen remove takes it out (or refuses). Package
+// answers reaches its name, instances, defaults and forget through the
+// answers.KindSpec registerKinds gives it, and keeps only what is about
+// the answers as a whole: the service-wide defaults (module, components,
+// timeouts, the HTTP port, ci), the Default* values, and the rules of add
+// and remove that join two kinds. A new kind is
 // one entry in Kinds (its declaration in a kind_<name>.go of its own), its
 // template folder (a template named *.user.tmpl gives a file the user owns;
 // *.blocks.tmpl holds its named pieces of main.go, config.go and the
@@ -41,16 +47,20 @@ type Kind struct {
 	bounds    func(*Model) []Bound            // its timeouts that must fit in a drain
 	env       func(*Model) []EnvVar           // the variables config.go reads for it
 	settings  func(answers.Answers) []setting // its numbers, held to their limits
-	// defaults fills its unanswered answers when it is chosen; derive
+	// defaults fills its unanswered answers when the answers name it (list
+	// it in components:, or list instances of it), in the kinds' order:
+	// after the earlier kinds' defaults, whose answers it may read; derive
 	// validates them and sets its part of the model, before anything that
 	// asks which kinds are on.
 	defaults func(*answers.Answers)
 	derive   func(*Model, answers.Answers) error
-	flags    []KindFlag               // its answers as flags of gsgen new and add
-	panels   func(*Model) []Panel     // its graphs on the service's dashboard
-	alerts   func(*Model) []Alert     // its alerting rules
-	forget   func(*answers.Answers)   // drops its answers when gsgen remove takes it out
-	pool     func(*Model) []poolShare // its PostgreSQL connections (DATABASE_MAX_CONNS)
+	flags    []KindFlag           // its answers as flags of gsgen new and add
+	panels   func(*Model) []Panel // its graphs on the service's dashboard
+	alerts   func(*Model) []Alert // its alerting rules
+	// forget drops its answers when gsgen remove takes it out, or refuses
+	// with an error.
+	forget func(*answers.Answers) error
+	pool   func(*Model) []poolShare // its PostgreSQL connections (DATABASE_MAX_CONNS)
 	// names lists the names it derives from answers that must not collide
 	// (Go names, SQL queries, Kafka groups), beside the environment
 	// variables every kind's env gives.
@@ -173,6 +183,19 @@ func leaseEnv(prefix string, l *Lease, from string) []EnvVar {
 		return nil
 	}
 	return []EnvVar{durationVar(prefix+"LEASE_TTL", l.TTL, from+"lease_ttl")}
+}
+
+// setLeaseDefaults fills a periodic part's scope (fleet) and, in fleet
+// scope, its lease's TTL. Replica scope has no lease: a lease_ttl left in
+// gsgen.yaml by a part that was fleet-scoped is dropped.
+func setLeaseDefaults(scope *string, ttl *answers.Duration) {
+	answers.SetDefault(scope, answers.ScopeFleet)
+	switch *scope {
+	case answers.ScopeFleet:
+		answers.SetDefault(ttl, answers.Duration(answers.DefaultLeaseTTL))
+	case answers.ScopeReplica:
+		*ttl = 0
+	}
 }
 
 // leaseSetting bounds a part's lease TTL where the answers give one.

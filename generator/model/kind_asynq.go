@@ -18,7 +18,31 @@ var asynqKind = &Kind{Name: Asynq, Chosen: true, What: "an asynq task server and
 	Needs:  []Need{NeedsRedis},
 	on:     func(m *Model) bool { return m.Asynq },
 	derive: asynqDerive, drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts,
-	flags: asynqFlags, pool: asynqPool, deploy: asynqDeploy}
+	flags: asynqFlags, pool: asynqPool, deploy: asynqDeploy,
+	defaults: asynqDefaults, forget: asynqForget}
+
+// asynqDefaults fills the task server's answers not given: in process
+// beside HTTP, in a worker of its own without it.
+func asynqDefaults(a *answers.Answers) {
+	mode := answers.DefaultAsynqMode
+	if !a.HasComponent(HTTP) {
+		mode = "dedicated"
+	}
+	answers.SetDefault(&a.Asynq.Mode, mode)
+	answers.SetDefault(&a.Asynq.Concurrency, answers.DefaultConcurrency)
+}
+
+// asynqForget drops the task server's answers, unless task types remain:
+// they are the user's handlers on this server, and removing it must not
+// drop them from gsgen.yaml unsaid.
+func asynqForget(a *answers.Answers) error {
+	if types := taskKind.Instances.Names(*a); len(types) > 0 {
+		return &problem.InputError{Field: "tasks", Msg: fmt.Sprintf("the service has task types (%s), which run on the asynq server", problem.ListShort(types, 8)),
+			Fix: fmt.Sprintf("remove them first (gsgen remove task %s; your handler files stay), then remove asynq", types[0])}
+	}
+	a.Asynq = answers.AsynqAnswers{}
+	return nil
+}
 
 // asynqDeploy gives a dedicated worker its Deployment, with a grace period
 // of its own ladder.

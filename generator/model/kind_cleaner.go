@@ -17,10 +17,53 @@ import (
 var cleanerKind = &Kind{Name: Cleaner, Chosen: true, What: "cleaners deleting expired rows in small batches", Dirs: []string{"cleaner"},
 	Needs:     []Need{NeedsPostgres},
 	Instances: answers.InstancesOf("cleaner", "cleaners", func(a *answers.Answers) *[]answers.CleanerAnswers { return &a.Cleaners }),
+	defaults:  cleanerDefaults,
 	on:        func(m *Model) bool { return m.Cleaner },
 	items:     func(m *Model) []Instance { return instances(m.Cleaners) },
 	env:       cleanerEnv, settings: cleanerSettings, panels: cleanerPanels, alerts: cleanerAlerts,
 	pool: cleanerPool, names: cleanerNames, periodic: cleanerPeriodic}
+
+// defaultCleanInterval is the pause between a cleaner's runs.
+var defaultCleanInterval = time.Minute
+
+// cleanerDefaults fills the cleaners' answers not given, and gives the
+// cleaner component with none listed a cleaner of each of gsgen's own
+// tables the components bring (kafka's defaults, earlier in Kinds, list
+// the component when kafka needs it). The cleaners listed without the
+// component get theirs too, for the model to refuse.
+func cleanerDefaults(a *answers.Answers) {
+	if a.HasComponent(Cleaner) && len(a.Cleaners) == 0 {
+		a.Cleaners = defaultCleaners(a)
+	}
+	for i := range a.Cleaners {
+		c := &a.Cleaners[i]
+		answers.SetDefault(&c.Retention, answers.Duration(defaultRetentionOf(c.Table)))
+		answers.SetDefault(&c.Interval, answers.Duration(defaultCleanInterval))
+		answers.SetDefault(&c.BatchSize, answers.DefaultCleanerBatch)
+		setLeaseDefaults(&c.Scope, &c.LeaseTTL)
+	}
+}
+
+// defaultCleaners is a cleaner for each of gsgen's own tables that the
+// components bring: dispatched outbox rows, processed events.
+func defaultCleaners(a *answers.Answers) []answers.CleanerAnswers {
+	var out []answers.CleanerAnswers
+	for _, t := range answers.OwnTables {
+		if a.HasComponent(t.From) {
+			out = append(out, t.DefaultCleaner())
+		}
+	}
+	return out
+}
+
+// defaultRetentionOf is the retention a cleaner of table gets when the
+// answers give none: the table's own if it is one of gsgen's with one.
+func defaultRetentionOf(table string) time.Duration {
+	if t, ok := answers.OwnTableNamed(table); ok && t.Retention != 0 {
+		return t.Retention
+	}
+	return answers.DefaultRetention
+}
 
 func cleanerPeriodic(m *Model) []Periodic {
 	var out []Periodic

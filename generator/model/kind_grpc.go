@@ -31,7 +31,7 @@ const grpcShutdownKey = "grpc.shutdown_timeout"
 var grpcKind = &Kind{Name: GRPC, Chosen: true, What: "a gRPC server (google.golang.org/grpc) with the health service and GracefulStop",
 	Dirs:     []string{"grpc"},
 	on:       func(m *Model) bool { return m.GRPC != nil },
-	defaults: grpcDefaults, derive: grpcDerive, forget: func(a *answers.Answers) { a.GRPC = answers.GRPCAnswers{} },
+	defaults: grpcDefaults, derive: grpcDerive, forget: func(a *answers.Answers) error { a.GRPC = answers.GRPCAnswers{}; return nil },
 	drains: grpcDrains, env: grpcEnv, settings: grpcSettings, flags: grpcFlags,
 	panels: grpcPanels, alerts: grpcAlerts}
 

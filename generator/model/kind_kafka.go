@@ -14,10 +14,41 @@ import (
 var kafkaKind = &Kind{Name: Kafka, Chosen: true, What: "Kafka consumers, each a named reader with its own handler", Dirs: []string{"kafka"},
 	Needs:     []Need{NeedsPostgres, NeedsKafka},
 	Instances: answers.InstancesOf("consumer", "kafka", func(a *answers.Answers) *[]answers.ConsumerAnswers { return &a.Consumers }),
+	defaults:  consumerDefaults,
 	on:        func(m *Model) bool { return m.Kafka },
 	items:     func(m *Model) []Instance { return instances(m.Consumers) },
 	derive:    consumerDerive, bounds: consumerBounds, env: consumerEnv, settings: consumerSettings, panels: consumerPanels, alerts: consumerAlerts,
 	pool: consumerPool, names: consumerNames, topics: consumerTopics}
+
+// consumerDefaults fills the consumers' answers not given, and gives kafka
+// with none listed one: events, reading the outbox's topic (the outbox's
+// defaults, earlier in Kinds, have filled it). The consumers listed
+// without kafka get theirs too, for the model to refuse. Kafka brings
+// processed_event, one row per event handled, which nothing else prunes:
+// it implies the cleaner component, unless the answers list cleaners of
+// their own; the cleaner's defaults, after these, give it its cleaners.
+func consumerDefaults(a *answers.Answers) {
+	if a.HasComponent(Kafka) && len(a.Consumers) == 0 {
+		topic := answers.DefaultOutboxTopic
+		if a.Outbox.Topic != "" {
+			topic = a.Outbox.Topic
+		}
+		a.Consumers = []answers.ConsumerAnswers{{Name: "events", Topic: topic}}
+	}
+	for i := range a.Consumers {
+		c := &a.Consumers[i]
+		answers.SetDefault(&c.Topic, c.Name)
+		answers.SetDefault(&c.Group, a.Name+"-"+c.Name)
+		answers.SetDefault(&c.HandlerTimeout, answers.Duration(answers.DefaultHandlerTimeout))
+		answers.SetDefault(&c.CommitTimeout, answers.Duration(answers.DefaultCommitTimeout))
+		answers.SetDefault(&c.MaxAttempts, answers.DefaultMaxAttempts)
+		answers.SetDefault(&c.DeadLetterTopic, c.Topic+answers.DeadLetterSuffix)
+		answers.SetDefault(&c.BatchSize, answers.DefaultConsumerBatch)
+	}
+	if a.HasComponent(Kafka) && len(a.Cleaners) == 0 {
+		a.ListComponent(Cleaner)
+	}
+}
 
 // consumerTopics is what each consumer reads and dead-letters to.
 func consumerTopics(m *Model) []string {

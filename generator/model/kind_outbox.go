@@ -16,7 +16,21 @@ var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox
 	Needs:  []Need{NeedsPostgres, NeedsKafka},
 	on:     func(m *Model) bool { return m.Outbox },
 	derive: outboxDerive, bounds: outboxBounds, env: outboxEnv, settings: outboxSettings, panels: outboxPanels, alerts: outboxAlerts,
-	flags: outboxFlags, pool: outboxPool, topics: func(m *Model) []string { return []string{m.Relay.Topic} }}
+	flags: outboxFlags, pool: outboxPool, topics: func(m *Model) []string { return []string{m.Relay.Topic} },
+	defaults: outboxDefaults, forget: func(a *answers.Answers) error { a.Outbox = answers.OutboxAnswers{}; return nil }}
+
+// outboxDefaults fills the relay's answers not given.
+func outboxDefaults(a *answers.Answers) {
+	o := &a.Outbox
+	answers.SetDefault(&o.Topic, answers.DefaultOutboxTopic)
+	answers.SetDefault(&o.BatchSize, answers.DefaultOutboxBatchSize)
+	answers.SetDefault(&o.Relays, answers.DefaultOutboxRelays)
+	answers.SetDefault(&o.PollInterval, answers.Duration(answers.DefaultPollInterval))
+	answers.SetDefault(&o.BatchTimeout, answers.Duration(answers.DefaultBatchTimeout))
+	answers.SetDefault(&o.MaxAttempts, answers.DefaultOutboxMaxAttempts)
+	answers.SetDefault(&o.BackoffMin, answers.Duration(answers.DefaultBackoffMin))
+	answers.SetDefault(&o.BackoffMax, answers.Duration(answers.DefaultBackoffMax))
+}
 
 // outboxPool is the relays' connections: not in Loops, since the service
 // counts OUTBOX_RELAYS itself.

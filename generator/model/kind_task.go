@@ -21,6 +21,7 @@ const Task = answers.Task
 
 var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
 	Instances: answers.InstancesOf("task", "tasks", func(a *answers.Answers) *[]answers.TaskAnswers { return &a.Tasks }),
+	defaults:  taskDefaults,
 	on:        func(m *Model) bool { return len(m.Tasks) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Tasks) },
 	derive:    taskDerive,
@@ -32,6 +33,19 @@ func taskBounds(m *Model) []Bound {
 		out = append(out, taskBound("task "+t.Type+" timeout", fmt.Sprintf("tasks[%d].timeout", i), t.Timeout, m))
 	}
 	return out
+}
+
+// taskDefaults fills the task types' answers not given: the timeout is
+// the task_timeout of the timeouts.
+func taskDefaults(a *answers.Answers) {
+	for i := range a.Tasks {
+		t := &a.Tasks[i]
+		answers.SetDefault(&t.Timeout, a.Timeouts.TaskTimeout)
+		answers.SetDefault(&t.Queue, answers.DefaultQueue)
+		if t.MaxRetry == nil {
+			t.MaxRetry = answers.Retries(answers.DefaultTaskMaxRetry)
+		}
+	}
 }
 
 func taskSettings(a answers.Answers) []setting {

@@ -17,6 +17,7 @@ const Worker = answers.Worker
 
 var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop calling a function of yours every interval", Dirs: []string{"worker"},
 	Instances: answers.InstancesOf("worker", "workers", func(a *answers.Answers) *[]answers.WorkerAnswers { return &a.Workers }),
+	defaults:  workerDefaults,
 	on:        func(m *Model) bool { return len(m.Workers) > 0 },
 	items:     func(m *Model) []Instance { return instances(m.Workers) },
 	derive:    workerDerive,
@@ -29,6 +30,27 @@ func workerPeriodic(m *Model) []Periodic {
 		out = append(out, Periodic{Part: "worker " + w.Name, Schedule: w.Schedule(), Scope: w.Scope(), Lease: w.Lease, Timeout: w.Timeout})
 	}
 	return out
+}
+
+// Defaults of a worker: a run a minute, of at most 10s (or the worker
+// drain, when it is shorter).
+var (
+	defaultWorkerInterval = time.Minute
+	defaultWorkerTimeout  = 10 * time.Second
+)
+
+// workerDefaults fills the workers' answers not given.
+func workerDefaults(a *answers.Answers) {
+	for i := range a.Workers {
+		w := &a.Workers[i]
+		if w.Cron == "" {
+			answers.SetDefault(&w.Interval, answers.Duration(defaultWorkerInterval))
+		} else {
+			answers.SetDefault(&w.Timezone, "UTC")
+		}
+		answers.SetDefault(&w.Timeout, answers.Duration(min(defaultWorkerTimeout, time.Duration(a.Timeouts.WorkerDrain))))
+		setLeaseDefaults(&w.Scope, &w.LeaseTTL)
+	}
 }
 
 // workerPool is a connection each: a worker's function is the user's, it
