@@ -62,3 +62,19 @@ func (m *Model) ciWorkflow(ci string) (*CIWorkflow, error) {
 	w.Servers = strings.Join(servers, " and ")
 	return w, nil
 }
+
+// CIWorkflow is what .github/workflows/ci.yml says, computed once.
+type CIWorkflow struct {
+	// GsgenVet is the package go run builds gsgen vet from, at a version:
+	// the release of the gsgen that wrote the workflow, so a newer gsgen
+	// with a new rule fails no build until regen brings it in (a diff of
+	// this line in review). A gsgen built from a checkout has no release to
+	// name and writes @latest.
+	GsgenVet string
+	// The addresses the tests reach the service containers at, in the
+	// variables internal/testenv reads; empty when the service has no such
+	// server.
+	DatabaseURL, RedisAddr string
+	// Servers names them for the workflow's comment: "PostgreSQL and Redis".
+	Servers string
+}

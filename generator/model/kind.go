@@ -36,6 +36,7 @@ type Kind struct {
 	// are on when the answers list instances of them.
 	Chosen bool
 	What   string   // one line, for help and prompts
+	Menu   string   // a component's line in gsgen new's menu of components
 	Dirs   []string // its template folders under templates/
 	Needs  []Need   // the servers it talks to
 	// Instances is its named instances in the answers; nil for a kind that

@@ -14,7 +14,17 @@ import (
 // The asynq kind: an asynq task server and client on Redis, in process
 // (drained in step 3) or in a worker binary of its own.
 
+// TaskServer is the asynq server's settings (design §4).
+type TaskServer struct {
+	Dedicated         bool // its own binary, cmd/<name>-worker, with srv.Run
+	Concurrency       int
+	TaskCheckInterval time.Duration
+	AllowRequeue      bool   // task timeout may exceed ShutdownTimeout: handlers are idempotent
+	ExampleType       string // the example task's type (ExampleTaskType)
+}
+
 var asynqKind = &Kind{Name: Asynq, Chosen: true, What: "an asynq task server and client (Redis)", Dirs: []string{"asynq"},
+	Menu:   "asynq task server on Redis, beside HTTP or in its own worker binary",
 	Needs:  []Need{NeedsRedis},
 	on:     func(m *Model) bool { return m.Asynq },
 	derive: asynqDerive, drains: asynqDrains, bounds: asynqBounds, env: asynqEnv, settings: asynqSettings, panels: asynqPanels, alerts: asynqAlerts,

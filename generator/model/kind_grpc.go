@@ -28,7 +28,15 @@ const (
 // messages name it.
 const grpcShutdownKey = "grpc.shutdown_timeout"
 
+// GRPCServer is the grpc kind's settings on the model.
+type GRPCServer struct {
+	Port            int
+	ShutdownTimeout time.Duration
+	Reflection      bool
+}
+
 var grpcKind = &Kind{Name: GRPC, Chosen: true, What: "a gRPC server (google.golang.org/grpc) with the health service and GracefulStop",
+	Menu:     "gRPC server with the health service (grpc.health.v1); GracefulStop bounded, then Stop",
 	Dirs:     []string{"grpc"},
 	on:       func(m *Model) bool { return m.GRPC != nil },
 	defaults: grpcDefaults, derive: grpcDerive, forget: func(a *answers.Answers) error { a.GRPC = answers.GRPCAnswers{}; return nil },

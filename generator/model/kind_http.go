@@ -10,6 +10,7 @@ import (
 // step 3 within its own timeout.
 
 var httpKind = &Kind{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
+	Menu:   "net/http server with /healthz, /readyz (503 once shutdown begins) and your routes",
 	on:     func(m *Model) bool { return m.HTTP },
 	drains: httpDrains, env: httpEnv, panels: httpPanels, alerts: httpAlerts, flags: httpFlags,
 	pool: httpPool}

@@ -19,6 +19,23 @@ import (
 // instances of it.
 const Task = answers.Task
 
+// TaskType is one asynq task type of the user's: their handler and payload
+// in a file of theirs, gsgen's registration and enqueue helper.
+type TaskType struct {
+	Type     string // its name in Redis: "report:build"
+	GoName   string // "ReportBuild"
+	FileName string // "report_build"
+	Timeout  time.Duration
+	Queue    string
+	MaxRetry int
+}
+
+// Queue is one asynq queue and how often the server takes from it.
+type Queue struct {
+	Name     string
+	Priority int
+}
+
 var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
 	Instances: answers.InstancesOf("task", "tasks", func(a *answers.Answers) *[]answers.TaskAnswers { return &a.Tasks }),
 	defaults:  taskDefaults,

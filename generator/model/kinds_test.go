@@ -38,3 +38,12 @@ func TestAnswersKnowTheKinds(t *testing.T) {
 		}
 	}
 }
+
+// Every component has its line in gsgen new's menu.
+func TestEveryComponentHasAMenuLine(t *testing.T) {
+	for _, k := range Kinds {
+		if k.Chosen && k.Menu == "" {
+			t.Errorf("component %s has no Menu line", k.Name)
+		}
+	}
+}

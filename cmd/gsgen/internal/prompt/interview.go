@@ -15,16 +15,6 @@ import (
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
-// componentDescriptions is the one line shown beside each component.
-var componentDescriptions = map[answers.Component]string{
-	answers.HTTP:    "net/http server with /healthz, /readyz (503 once shutdown begins) and your routes",
-	answers.GRPC:    "gRPC server with the health service (grpc.health.v1); GracefulStop bounded, then Stop",
-	answers.Outbox:  "outbox table and a relay that publishes committed rows to Kafka (Postgres, kafka-go)",
-	answers.Asynq:   "asynq task server on Redis, beside HTTP or in its own worker binary",
-	answers.Kafka:   "Kafka consumers in a consumer group: fetch, handle, commit (kafka-go)",
-	answers.Cleaner: "periodic delete of expired rows in small batches (needs outbox or kafka)",
-}
-
 var asynqModes = []Option{
 	{"inprocess", "srv.Start beside HTTP in one binary; main stops and drains it"},
 	{"dedicated", "its own worker binary and Deployment, with srv.Run"},
@@ -185,7 +175,7 @@ func (iv *interview) components() error {
 	}
 	var opts []Option
 	for _, c := range model.AllComponents {
-		opts = append(opts, Option{string(c), componentDescriptions[c]})
+		opts = append(opts, Option{string(c), model.KindNamed(string(c)).Menu})
 	}
 	picked, err := iv.ask.ChooseMany(Choice{Title: "Components", Options: opts,
 		Help: "the parts of the service; main.go starts them in order and stops them in reverse",

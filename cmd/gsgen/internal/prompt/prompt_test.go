@@ -8,7 +8,6 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
@@ -60,14 +59,6 @@ func TestLinesStopsAtALineItCannotHandOn(t *testing.T) {
 				t.Errorf("Ended %v, Err %v, want %q", l.Ended(), l.Err(), c.want)
 			}
 		})
-	}
-}
-
-func TestEveryComponentHasADescription(t *testing.T) {
-	for _, c := range model.AllComponents {
-		if componentDescriptions[c] == "" {
-			t.Errorf("component %s has no one-line description", c)
-		}
 	}
 }
 
