@@ -539,11 +539,11 @@ func TestConsumerRetryHoldsBackOnlyItsPartition(t *testing.T) {
 // DATABASE_MAX_CONNS is sized for: a consumer holding one per partition
 // would starve the outbox relay and the other loops of theirs.
 //
-// Four times as many partitions as transactions: a consumer that let each
-// partition take a connection would run many more at once, so the test
-// sees more than transactions of them at a time however the goroutines are
-// scheduled (with one partition more than transactions, all of them had to
-// line up at once, and a busy machine could keep them from it).
+// Four times as many partitions as transactions, and the first calls are
+// held in the handler (overlapping): a consumer that let each partition take
+// a connection starts one call more while they are held, however the
+// goroutines are scheduled; one that keeps to its connections cannot, and
+// the hold ends after holdFor.
 func TestConsumerTakesAtMostItsConnections(t *testing.T) {
 	t.Parallel()
 	partitions := 4 * transactions
@@ -553,7 +553,7 @@ func TestConsumerTakesAtMostItsConnections(t *testing.T) {
 		msgs = append(msgs, event(i%partitions, fmt.Sprintf("evt-%03d", i)))
 	}
 	k.produce(msgs...)
-	h := &overlapping{recorder: k.recorder()}
+	h := &overlapping{recorder: k.recorder(), limit: transactions, released: make(chan struct{})}
 	cfg := k.config("its-conns")
 	cfg.BatchSize = 1 // a transaction per message: many chances to overlap
 	stop := k.start(cfg, h)
@@ -564,11 +564,22 @@ func TestConsumerTakesAtMostItsConnections(t *testing.T) {
 	}
 }
 
+// holdFor bounds how long overlapping holds the first calls. It is the one
+// wait of these tests with a time in it: against a consumer that keeps to
+// its connections nothing else can end the hold, so it decides nothing; it
+// gives a consumer that does not the time to show it, which takes it
+// milliseconds.
+const holdFor = 3 * time.Second
+
 // overlapping is a recorder that notes the most handler calls running at
-// once.
+// once. Calls wait in the handler, holding their transactions, until one
+// call more than limit runs (caught) or holdFor has passed since the first.
 type overlapping struct {
 	*recorder
+	limit         int32
 	running, most atomic.Int32
+	released      chan struct{}
+	start, stop   sync.Once
 }
 
 func (h *overlapping) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) error {
@@ -576,6 +587,12 @@ func (h *overlapping) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) 
 	defer h.running.Add(-1)
 	for m := h.most.Load(); n > m && !h.most.CompareAndSwap(m, n); m = h.most.Load() {
 	}
+	release := func() { h.stop.Do(func() { close(h.released) }) }
+	h.start.Do(func() { time.AfterFunc(holdFor, release) })
+	if n > h.limit {
+		release()
+	}
+	<-h.released
 	return h.recorder.Handle(ctx, tx, msg)
 }
 
