@@ -73,6 +73,14 @@ type Kind struct {
 	topics   func(*Model) []string
 	periodic func(*Model) []Periodic
 	deploy   func(*Model, *Deploy)
+	// ask asks its answers at the prompt, when it is chosen (Kind.Ask);
+	// addQuestions and newInstance make a new named instance at gsgen add's
+	// prompt (Kind.AddQuestions, Kind.AddInstance), whose name's help is
+	// NameHelp.
+	ask          func(iv Interview, adding bool) error
+	addQuestions func(iv Interview, i int, service *Model) []Question
+	newInstance  func(a answers.Answers, name string) (answers.Answers, error)
+	NameHelp     string
 }
 
 // Need is a server a kind talks to: the service gets its client, config and

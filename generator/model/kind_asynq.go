@@ -24,6 +24,7 @@ type TaskServer struct {
 }
 
 var asynqKind = &Kind{Name: Asynq, Chosen: true, What: "an asynq task server and client (Redis)", Dirs: []string{"asynq"},
+	ask:    asynqAsk,
 	Menu:   "asynq task server on Redis, beside HTTP or in its own worker binary",
 	Needs:  []Need{NeedsRedis},
 	on:     func(m *Model) bool { return m.Asynq },
@@ -184,4 +185,21 @@ func asynqDerive(m *Model, a answers.Answers) error {
 	m.TaskServer = &TaskServer{Dedicated: s.Mode == "dedicated", Concurrency: s.Concurrency, TaskCheckInterval: taskCheckInterval, AllowRequeue: s.AllowRequeue,
 		ExampleType: ExampleTaskType}
 	return nil
+}
+
+// asynqModes are the answers of asynq.mode, as the prompt offers them.
+var asynqModes = [][2]string{
+	{"inprocess", "srv.Start beside HTTP in one binary; main stops and drains it"},
+	{"dedicated", "its own worker binary and Deployment, with srv.Run"},
+}
+
+// asynqAsk asks where the asynq server runs: at gsgen new, and at gsgen add
+// when it adds asynq.
+func asynqAsk(iv Interview, adding bool) error {
+	if iv.Answers().Asynq.Mode != "" {
+		return nil
+	}
+	mode, err := iv.ChooseOne("asynq mode", "where the asynq server runs", asynqModes, iv.Defaults().Asynq.Mode)
+	iv.Answers().Asynq.Mode = mode
+	return err
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -37,6 +38,8 @@ type CleanerJob struct {
 }
 
 var cleanerKind = &Kind{Name: Cleaner, Chosen: true, What: "cleaners deleting expired rows in small batches", Dirs: []string{"cleaner"},
+	ask: cleanersAsk, addQuestions: cleanerQuestions, newInstance: newCleaner,
+	NameHelp:  "names its Run loop, query and env vars (CLEANER_<NAME>_...); lower case, digits and '-'",
 	Menu:      "periodic delete of expired rows in small batches (needs outbox or kafka)",
 	Needs:     []Need{NeedsPostgres},
 	Instances: answers.InstancesOf("cleaner", "cleaners", func(a *answers.Answers) *[]answers.CleanerAnswers { return &a.Cleaners }),
@@ -271,4 +274,60 @@ func (m *Model) missingTable(field, table string) error {
 func retentionNote(table string) string {
 	t, _ := answers.OwnTableNamed(table)
 	return t.Note
+}
+
+// cleanersAsk asks gsgen new for the name and retention of each cleaner the
+// components bring (one per gsgen table).
+func cleanersAsk(iv Interview, adding bool) error {
+	a := iv.Answers()
+	if adding || a.Cleaners != nil {
+		return nil
+	}
+	a.Cleaners = iv.Defaults().Cleaners
+	for i, c := range a.Cleaners {
+		what := fmt.Sprintf("Cleaner of %s rows", c.Table)
+		qs := []Question{
+			{Field: fmt.Sprintf("cleaners[%d].name", i), Title: what + ": name", Def: c.Name,
+				Help: fmt.Sprintf("deletes %s rows whose %s is older than the retention", c.Table, c.Column),
+				Set:  func(a *answers.Answers, s string) error { a.Cleaners[i].Name = s; return nil }},
+			{Field: fmt.Sprintf("cleaners[%d].retention", i), Title: what + ": retention", Def: c.Retention.String(),
+				Help: "how long rows are kept, e.g. 168h for a week",
+				Set:  func(a *answers.Answers, s string) error { return answers.ParseDuration(s, &a.Cleaners[i].Retention) }},
+		}
+		for _, q := range qs {
+			if err := iv.Text(q); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// cleanerQuestions are gsgen add's questions of the new cleaner i. The
+// cleaner is first given the table of the service (as it was before the
+// addition) that no cleaner cleans yet, which the table question offers;
+// the column question offers that table's timestamp column.
+func cleanerQuestions(iv Interview, i int, service *Model) []Question {
+	if table, column, ok := service.CleanerTarget(); ok {
+		iv.Answers().Cleaners[i].Table, iv.Answers().Cleaners[i].Column = table, column
+	}
+	c := iv.Defaults().Cleaners[i]
+	return []Question{
+		{Field: fmt.Sprintf("cleaners[%d].table", i), Title: "Table", Def: c.Table, Help: "the table to clean: gsgen's or one your migrations create",
+			Set: func(a *answers.Answers, s string) error { a.Cleaners[i].Table = s; return nil }},
+		{Field: fmt.Sprintf("cleaners[%d].column", i), Title: "Timestamp column", Help: "rows whose column is older than the retention are deleted",
+			Offer: func() string {
+				table := iv.Answers().Cleaners[i].Table
+				return cmp.Or(service.TimestampColumnOf(table), answers.TimestampColumn(table, c.Column))
+			},
+			Set: func(a *answers.Answers, s string) error { a.Cleaners[i].Column = s; return nil }},
+		{Field: fmt.Sprintf("cleaners[%d].retention", i), Title: "Retention", Def: c.Retention.String(), Help: "how long rows are kept, e.g. 168h for a week",
+			Set: func(a *answers.Answers, s string) error { return answers.ParseDuration(s, &a.Cleaners[i].Retention) }},
+	}
+}
+
+// newCleaner adds a cleaner with a table (the name is checked against one),
+// which its questions then ask.
+func newCleaner(a answers.Answers, name string) (answers.Answers, error) {
+	return a.AddCleaner(answers.NewCleaner(a, name))
 }

@@ -10,6 +10,7 @@ import (
 // step 3 within its own timeout.
 
 var httpKind = &Kind{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
+	ask:    httpAsk,
 	Menu:   "net/http server with /healthz, /readyz (503 once shutdown begins) and your routes",
 	on:     func(m *Model) bool { return m.HTTP },
 	drains: httpDrains, env: httpEnv, panels: httpPanels, alerts: httpAlerts, flags: httpFlags,
@@ -59,4 +60,14 @@ var httpFlags = []KindFlag{
 			return setPort(&a.HTTP.Port, "--http-port", s, answers.DefaultHTTPPort)
 		},
 		get: func(a answers.Answers) string { return unlessZero(a.HTTP.Port, strconv.Itoa(a.HTTP.Port)) }},
+}
+
+// httpAsk asks gsgen new for the HTTP port.
+func httpAsk(iv Interview, adding bool) error {
+	if adding || iv.Answers().HTTP.Port != 0 {
+		return nil
+	}
+	return iv.Text(Question{Field: "http.port", Title: "HTTP port", Def: strconv.Itoa(answers.DefaultHTTPPort),
+		Help: "the port the HTTP server listens on",
+		Set:  func(a *answers.Answers, s string) error { return answers.ParseCount(s, &a.HTTP.Port) }})
 }

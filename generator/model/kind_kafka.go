@@ -38,6 +38,7 @@ type DeadLetterHeader struct {
 }
 
 var kafkaKind = &Kind{Name: Kafka, Chosen: true, What: "Kafka consumers, each a named reader with its own handler", Dirs: []string{"kafka"},
+	ask: consumersAsk, addQuestions: consumerQuestions, newInstance: newConsumer, NameHelp: consumerNameHelp,
 	Menu:      "Kafka consumers in a consumer group: fetch, handle, commit (kafka-go)",
 	Needs:     []Need{NeedsPostgres, NeedsKafka},
 	Instances: answers.InstancesOf("consumer", "kafka", func(a *answers.Answers) *[]answers.ConsumerAnswers { return &a.Consumers }),
@@ -231,4 +232,56 @@ func validateConsumer(field string, c answers.ConsumerAnswers) error {
 	}
 	// Its timeouts and max_attempts are held to their limits by boundedSettings.
 	return nil
+}
+
+// consumerNameHelp is the help of a consumer's name at the prompt.
+const consumerNameHelp = "names its Run loop, files and env vars (KAFKA_<NAME>_...); lower case, digits and '-'"
+
+// consumersAsk asks gsgen new for each Kafka consumer's name and topic
+// until the user has no more.
+func consumersAsk(iv Interview, adding bool) error {
+	if adding || iv.Answers().Consumers != nil {
+		return nil
+	}
+	first := iv.Defaults().Consumers[0] // the consumer gsgen adds when none is named
+	for i := 0; ; i++ {
+		def := ""
+		if i == 0 {
+			def = first.Name
+		}
+		err := iv.Text(Question{Field: fmt.Sprintf("kafka[%d].name", i), Title: fmt.Sprintf("Kafka consumer %d name", i+1), Def: def,
+			Help: consumerNameHelp,
+			Set: func(a *answers.Answers, s string) error {
+				a.Consumers = append(a.Consumers[:i:i], answers.ConsumerAnswers{Name: s})
+				return nil
+			}})
+		if err != nil {
+			return err
+		}
+		topic := iv.Answers().Consumers[i].Name // a consumer of its own topic by default,
+		if iv.Answers().HasComponent(Outbox) {
+			topic = iv.Defaults().Outbox.Topic // or of what the relay publishes
+		}
+		err = iv.Text(Question{Field: fmt.Sprintf("kafka[%d].topic", i), Title: fmt.Sprintf("Kafka consumer %d topic", i+1), Def: topic,
+			Help: "the topic it reads in its consumer group",
+			Set:  func(a *answers.Answers, s string) error { a.Consumers[i].Topic = s; return nil }})
+		if err != nil {
+			return err
+		}
+		more, err := iv.Confirm("Add another Kafka consumer?", false)
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+// consumerQuestions are gsgen add's questions of the new consumer i.
+func consumerQuestions(iv Interview, i int, _ *Model) []Question {
+	c := iv.Defaults().Consumers[i]
+	return []Question{{Field: fmt.Sprintf("kafka[%d].topic", i), Title: "Topic", Def: c.Topic, Help: "the topic it reads in its consumer group",
+		Set: func(a *answers.Answers, s string) error { a.Consumers[i].Topic = s; return nil }}}
+}
+
+func newConsumer(a answers.Answers, name string) (answers.Answers, error) {
+	return a.AddConsumer(answers.ConsumerAnswers{Name: name})
 }

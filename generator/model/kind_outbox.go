@@ -30,6 +30,7 @@ type Relay struct {
 }
 
 var outboxKind = &Kind{Name: Outbox, Chosen: true, What: "a transactional outbox relay: PostgreSQL rows to Kafka", Dirs: []string{"outbox"},
+	ask:    outboxAsk,
 	Menu:   "outbox table and a relay that publishes committed rows to Kafka (Postgres, kafka-go)",
 	Needs:  []Need{NeedsPostgres, NeedsKafka},
 	on:     func(m *Model) bool { return m.Outbox },
@@ -167,6 +168,37 @@ func validateRetries(r *Relay) error {
 	case r.BackoffMin > r.BackoffMax:
 		return &problem.InputError{Field: "outbox.backoff_min", Msg: fmt.Sprintf("%v is longer than outbox.backoff_max %v", problem.Seconds(r.BackoffMin), problem.Seconds(r.BackoffMax)),
 			Fix: "the first wait doubles up to backoff_max: use at most " + problem.Seconds(r.BackoffMax) + ", or raise backoff_max"}
+	}
+	return nil
+}
+
+// outboxAsk asks gsgen new for the relay's topic, batch size and poll
+// interval, those the flags left unanswered.
+func outboxAsk(iv Interview, adding bool) error {
+	if adding {
+		return nil
+	}
+	o, def := iv.Answers().Outbox, iv.Defaults().Outbox
+	qs := []struct {
+		unanswered bool
+		q          Question
+	}{
+		{o.Topic == "", Question{Field: "outbox.topic", Title: "Outbox topic", Def: def.Topic,
+			Help: "the Kafka topic the relay publishes the example event to",
+			Set:  func(a *answers.Answers, s string) error { a.Outbox.Topic = s; return nil }}},
+		{o.BatchSize == 0, Question{Field: "outbox.batch_size", Title: "Outbox batch size", Def: strconv.Itoa(def.BatchSize),
+			Help: "rows locked, published and marked per batch; small batches fit the drain budget",
+			Set:  func(a *answers.Answers, s string) error { return answers.ParseCount(s, &a.Outbox.BatchSize) }}},
+		{o.PollInterval == 0, Question{Field: "outbox.poll_interval", Title: "Outbox poll interval", Def: def.PollInterval.String(),
+			Help: "pause between batches when there is no backlog",
+			Set:  func(a *answers.Answers, s string) error { return answers.ParseDuration(s, &a.Outbox.PollInterval) }}},
+	}
+	for _, q := range qs {
+		if q.unanswered {
+			if err := iv.Text(q.q); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ type Queue struct {
 }
 
 var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
+	addQuestions: taskQuestions, newInstance: newTask, NameHelp: "its name in Redis, words joined by ':', e.g. report:build",
 	Instances: answers.InstancesOf("task", "tasks", func(a *answers.Answers) *[]answers.TaskAnswers { return &a.Tasks }),
 	defaults:  taskDefaults,
 	on:        func(m *Model) bool { return len(m.Tasks) > 0 },
@@ -151,4 +152,23 @@ func taskGoName(t string) string {
 // taskFileName turns "report:build" into "report_build".
 func taskFileName(t string) string {
 	return strings.NewReplacer(":", "_", "-", "_").Replace(t)
+}
+
+// taskQuestions are gsgen add's questions of the new task type i.
+func taskQuestions(iv Interview, i int, _ *Model) []Question {
+	d := iv.Defaults()
+	t := d.Tasks[i]
+	return []Question{
+		{Field: fmt.Sprintf("tasks[%d].timeout", i), Title: "Timeout", Def: t.Timeout.String(),
+			Help: fmt.Sprintf("one attempt, in whole seconds; at least %v under asynq's shutdown timeout (%v)", TaskMargin, d.Timeouts.AsynqShutdown),
+			Set:  func(a *answers.Answers, s string) error { return answers.ParseDuration(s, &a.Tasks[i].Timeout) }},
+		{Field: fmt.Sprintf("tasks[%d].queue", i), Title: "Queue", Def: t.Queue, Help: "the asynq queue it goes to",
+			Set: func(a *answers.Answers, s string) error { a.Tasks[i].Queue = s; return nil }},
+		{Field: fmt.Sprintf("tasks[%d].max_retry", i), Title: "Max retry", Def: fmt.Sprint(*t.MaxRetry), Help: "retries of a failing task (0: never retried)",
+			Set: func(a *answers.Answers, s string) error { return answers.ParseRetries(s, &a.Tasks[i].MaxRetry) }},
+	}
+}
+
+func newTask(a answers.Answers, name string) (answers.Answers, error) {
+	return a.AddTask(answers.TaskAnswers{Type: name})
 }

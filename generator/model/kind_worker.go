@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
@@ -47,6 +48,8 @@ func (w WorkerJob) Scope() string {
 }
 
 var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop calling a function of yours every interval", Dirs: []string{"worker"},
+	addQuestions: workerQuestions, newInstance: newWorker,
+	NameHelp:  "names its Run loop, your function's file and env vars (WORKER_<NAME>_...); lower case, digits and '-'",
 	Instances: answers.InstancesOf("worker", "workers", func(a *answers.Answers) *[]answers.WorkerAnswers { return &a.Workers }),
 	defaults:  workerDefaults,
 	on:        func(m *Model) bool { return len(m.Workers) > 0 },
@@ -208,4 +211,46 @@ func setSchedule(w *WorkerJob, field string, a answers.WorkerAnswers) error {
 	}
 	w.Cron, w.Timezone, w.Period = a.Cron, a.Timezone, cronPeriod(s, loc)
 	return nil
+}
+
+// workerQuestions are gsgen add's questions of the new worker i.
+func workerQuestions(iv Interview, i int, _ *Model) []Question {
+	d := iv.Defaults()
+	w := d.Workers[i]
+	field := fmt.Sprintf("workers[%d]", i)
+	cron := func() bool { return iv.Answers().Workers[i].Cron != "" }
+	return []Question{
+		{Field: field + ".interval", Also: []string{field, field + ".cron"}, Title: "Schedule", Def: w.Interval.String(),
+			Help: `an interval between two runs (1h), or a cron schedule ("30 2 * * *", @daily)`,
+			Set:  func(a *answers.Answers, s string) error { return parseSchedule(s, &a.Workers[i]) }},
+		{Field: field + ".timezone", Title: "Time zone", Def: "UTC", Help: "of the cron schedule, e.g. Europe/Paris",
+			When: cron,
+			Set:  func(a *answers.Answers, s string) error { a.Workers[i].Timezone = s; return nil }},
+		{Field: field + ".timeout", Title: "Timeout", Def: w.Timeout.String(),
+			Help: fmt.Sprintf("how long one run may take; at most the worker drain (%v)", d.Timeouts.WorkerDrain),
+			Set:  func(a *answers.Answers, s string) error { return answers.ParseDuration(s, &a.Workers[i].Timeout) }},
+		{Field: field + ".scope", Title: "Scope", Def: w.Scope,
+			Help: answers.ScopeFleet + ": each run in one replica, under a lease in PostgreSQL; " + answers.ScopeReplica + ": in every replica",
+			Set:  func(a *answers.Answers, s string) error { a.Workers[i].Scope = s; return nil }},
+		{Field: field + ".lease_ttl", Title: "Lease TTL", Def: answers.DefaultLeaseTTL.String(),
+			Help: "how long a killed replica's lease keeps the others from running it",
+			When: func() bool { return iv.Answers().Workers[i].Scope == answers.ScopeFleet },
+			Set:  func(a *answers.Answers, s string) error { return answers.ParseDuration(s, &a.Workers[i].LeaseTTL) }},
+	}
+}
+
+// parseSchedule sets a worker's schedule from one answer: a duration is
+// an interval, anything else a cron schedule (its derivation checks it).
+func parseSchedule(s string, w *answers.WorkerAnswers) error {
+	s = strings.TrimSpace(s)
+	if _, err := time.ParseDuration(s); err == nil {
+		w.Cron = ""
+		return answers.ParseDuration(s, &w.Interval)
+	}
+	w.Interval, w.Cron = 0, s
+	return nil
+}
+
+func newWorker(a answers.Answers, name string) (answers.Answers, error) {
+	return a.AddWorker(answers.WorkerAnswers{Name: name})
 }

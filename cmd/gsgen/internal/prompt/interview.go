@@ -15,11 +15,6 @@ import (
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
-var asynqModes = []Option{
-	{"inprocess", "srv.Start beside HTTP in one binary; main stops and drains it"},
-	{"dedicated", "its own worker binary and Deployment, with srv.Run"},
-}
-
 // Interview asks for every answer given leaves unanswered (zero), and only
 // the questions the chosen components need: name and module, components,
 // component settings, then the timeouts. It checks the ladder, asking again
@@ -35,7 +30,7 @@ func Interview(ask Asker, given answers.Answers, dir, defaultName string) (answe
 		return answers.Answers{}, err
 	}
 	ask.Say("gsgen asks for what the flags did not give. Enter keeps the value offered; Ctrl+C stops, writing nothing.")
-	steps := []func() error{iv.service, iv.components, iv.checkGiven, iv.http, iv.outbox, iv.asynq, iv.consumers, iv.cleaners, iv.kinds, iv.timeouts}
+	steps := []func() error{iv.service, iv.components, iv.checkGiven, iv.kinds, iv.timeouts}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return answers.Answers{}, err
@@ -71,44 +66,48 @@ type interview struct {
 	boundsNow bool
 }
 
-// question is one answer typed as text.
-type question struct {
-	field string // answers path, as the generator's errors name it: "module", "timeouts.grace"
-	title string
-	help  string
-	def   string
-	// offer, when set, is the default instead of def, worked out when the
-	// question is asked: from the answers before it.
-	offer func() string
-	// when, when set, says whether the question is asked at all, from the
-	// answers before it (a time zone only for a cron schedule).
-	when func() bool
-	// also names the other answers an answer to it may be refused on: one
-	// schedule question sets an interval or a cron schedule.
-	also []string
-	set  func(a *answers.Answers, s string) error // parses s into a
-}
+// question is one answer typed as text: a kind declares its own
+// (model.Question), the interview the service's.
+type question = model.Question
 
 // text asks q until the answer parses and the generator accepts it.
 func (iv *interview) text(q question) error {
-	if q.when != nil && !q.when() {
+	if q.When != nil && !q.When() {
 		return nil
 	}
-	if q.offer != nil {
-		q.def = q.offer()
+	if q.Offer != nil {
+		q.Def = q.Offer()
 	}
-	s, err := iv.ask.Text(Text{Title: q.title, Help: q.help, Default: q.def, Check: func(s string) error {
+	s, err := iv.ask.Text(Text{Title: q.Title, Help: q.Help, Default: q.Def, Check: func(s string) error {
 		candidate := iv.a.Clone()
-		if err := q.set(&candidate, s); err != nil {
+		if err := q.Set(&candidate, s); err != nil {
 			return err
 		}
-		return iv.fieldError(candidate, append([]string{q.field}, q.also...)...)
+		return iv.fieldError(candidate, append([]string{q.Field}, q.Also...)...)
 	}})
 	if err != nil {
 		return err
 	}
-	iv.asked[q.field] = q
-	return q.set(&iv.a, s)
+	iv.asked[q.Field] = q
+	return q.Set(&iv.a, s)
+}
+
+// The interview is what the kinds' questions are asked through
+// (model.Interview).
+
+func (iv *interview) Answers() *answers.Answers   { return &iv.a }
+func (iv *interview) Defaults() answers.Answers   { return iv.defaults() }
+func (iv *interview) Text(q model.Question) error { return iv.text(q) }
+func (iv *interview) Confirm(title string, def bool) (bool, error) {
+	return iv.ask.Confirm(title, def)
+}
+
+func (iv *interview) ChooseOne(title, help string, options [][2]string, def string) (string, error) {
+	opts := make([]Option, len(options))
+	for i, o := range options {
+		opts[i] = Option{o[0], o[1]}
+	}
+	return iv.ask.ChooseOne(Choice{Title: title, Help: help, Options: opts}, def)
 }
 
 // fieldError is the generator's complaint about the answers, if it names
@@ -154,17 +153,17 @@ func (iv *interview) defaults() answers.Answers { return iv.a.Clone().WithDefaul
 
 func (iv *interview) service() error {
 	if iv.a.Name == "" {
-		err := iv.text(question{field: "name", title: "Service name", def: iv.defaultName,
-			help: "names the binary, the Go package and the Kubernetes objects: lower case, digits and '-'",
-			set:  func(a *answers.Answers, s string) error { a.Name = s; return nil }})
+		err := iv.text(question{Field: "name", Title: "Service name", Def: iv.defaultName,
+			Help: "names the binary, the Go package and the Kubernetes objects: lower case, digits and '-'",
+			Set:  func(a *answers.Answers, s string) error { a.Name = s; return nil }})
 		if err != nil {
 			return err
 		}
 	}
 	if iv.a.Module == "" {
-		return iv.text(question{field: "module", title: "Go module path", def: answers.DefaultModule(iv.a.Name),
-			help: "the module line of go.mod, e.g. github.com/you/" + iv.a.Name,
-			set:  func(a *answers.Answers, s string) error { a.Module = s; return nil }})
+		return iv.text(question{Field: "module", Title: "Go module path", Def: answers.DefaultModule(iv.a.Name),
+			Help: "the module line of go.mod, e.g. github.com/you/" + iv.a.Name,
+			Set:  func(a *answers.Answers, s string) error { a.Module = s; return nil }})
 	}
 	return nil
 }
@@ -191,123 +190,18 @@ func (iv *interview) components() error {
 	return err
 }
 
-func (iv *interview) http() error {
-	if !iv.has(answers.HTTP) || iv.a.HTTP.Port != 0 {
-		return nil
-	}
-	return iv.text(question{field: "http.port", title: "HTTP port", def: strconv.Itoa(answers.DefaultHTTPPort),
-		help: "the port the HTTP server listens on",
-		set:  func(a *answers.Answers, s string) error { return parseCount(s, &a.HTTP.Port) }})
-}
-
-func (iv *interview) outbox() error {
-	if !iv.has(answers.Outbox) {
-		return nil
-	}
-	o, def := &iv.a.Outbox, iv.defaults().Outbox
-	qs := []struct {
-		unanswered bool
-		q          question
-	}{
-		{o.Topic == "", question{field: "outbox.topic", title: "Outbox topic", def: def.Topic,
-			help: "the Kafka topic the relay publishes the example event to",
-			set:  func(a *answers.Answers, s string) error { a.Outbox.Topic = s; return nil }}},
-		{o.BatchSize == 0, question{field: "outbox.batch_size", title: "Outbox batch size", def: strconv.Itoa(def.BatchSize),
-			help: "rows locked, published and marked per batch; small batches fit the drain budget",
-			set:  func(a *answers.Answers, s string) error { return parseCount(s, &a.Outbox.BatchSize) }}},
-		{o.PollInterval == 0, question{field: "outbox.poll_interval", title: "Outbox poll interval", def: def.PollInterval.String(),
-			help: "pause between batches when there is no backlog",
-			set:  func(a *answers.Answers, s string) error { return parseDuration(s, &a.Outbox.PollInterval) }}},
-	}
-	for _, q := range qs {
-		if q.unanswered {
-			if err := iv.text(q.q); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (iv *interview) asynq() error {
-	if !iv.has(answers.Asynq) || iv.a.Asynq.Mode != "" {
-		return nil
-	}
-	mode, err := iv.ask.ChooseOne(Choice{Title: "asynq mode", Options: asynqModes,
-		Help: "where the asynq server runs"}, iv.defaults().Asynq.Mode)
-	iv.a.Asynq.Mode = mode
-	return err
-}
-
-// consumers asks for each Kafka consumer's name and topic until the user
-// has no more.
-func (iv *interview) consumers() error {
-	if !iv.has(answers.Kafka) || iv.a.Consumers != nil {
-		return nil
-	}
-	first := iv.defaults().Consumers[0] // the consumer gsgen adds when none is named
-	for i := 0; ; i++ {
-		def := ""
-		if i == 0 {
-			def = first.Name
-		}
-		err := iv.text(question{field: fmt.Sprintf("kafka[%d].name", i), title: fmt.Sprintf("Kafka consumer %d name", i+1), def: def,
-			help: "names its Run loop, files and env vars (KAFKA_<NAME>_...); lower case, digits and '-'",
-			set: func(a *answers.Answers, s string) error {
-				a.Consumers = append(a.Consumers[:i:i], answers.ConsumerAnswers{Name: s})
-				return nil
-			}})
-		if err != nil {
-			return err
-		}
-		topic := iv.a.Consumers[i].Name // a consumer of its own topic by default,
-		if iv.has(answers.Outbox) {
-			topic = iv.defaults().Outbox.Topic // or of what the relay publishes
-		}
-		err = iv.text(question{field: fmt.Sprintf("kafka[%d].topic", i), title: fmt.Sprintf("Kafka consumer %d topic", i+1), def: topic,
-			help: "the topic it reads in its consumer group",
-			set:  func(a *answers.Answers, s string) error { a.Consumers[i].Topic = s; return nil }})
-		if err != nil {
-			return err
-		}
-		more, err := iv.ask.Confirm("Add another Kafka consumer?", false)
-		if err != nil || !more {
-			return err
-		}
-	}
-}
-
-// cleaners asks for the name and retention of each cleaner the components
-// bring (one per gsgen table).
-func (iv *interview) cleaners() error {
-	if !iv.has(answers.Cleaner) || iv.a.Cleaners != nil {
-		return nil
-	}
-	iv.a.Cleaners = iv.defaults().Cleaners
-	for i, c := range iv.a.Cleaners {
-		what := fmt.Sprintf("Cleaner of %s rows", c.Table)
-		qs := []question{
-			{field: fmt.Sprintf("cleaners[%d].name", i), title: what + ": name", def: c.Name,
-				help: fmt.Sprintf("deletes %s rows whose %s is older than the retention", c.Table, c.Column),
-				set:  func(a *answers.Answers, s string) error { a.Cleaners[i].Name = s; return nil }},
-			{field: fmt.Sprintf("cleaners[%d].retention", i), title: what + ": retention", def: c.Retention.String(),
-				help: "how long rows are kept, e.g. 168h for a week",
-				set:  func(a *answers.Answers, s string) error { return parseDuration(s, &a.Cleaners[i].Retention) }},
-		}
-		for _, q := range qs {
-			if err := iv.text(q); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // kinds asks, for each kind the service has, in the kinds' order, the
-// questions it declares (its flags with a title) whose answers are not
-// given: a switch as yes or no, anything else as text checked by the
-// kind's own validation.
+// questions it declares (model.Kind.Ask); then, for each, those of its
+// flags with a title whose answers are not given: a switch as yes or no,
+// anything else as text checked by the kind's own validation.
 func (iv *interview) kinds() error {
+	for _, k := range model.Kinds {
+		if iv.has(k.Name) {
+			if err := k.Ask(iv, false); err != nil {
+				return err
+			}
+		}
+	}
 	for _, k := range model.Kinds {
 		if !iv.has(k.Name) {
 			continue
@@ -333,8 +227,8 @@ func (iv *interview) kindQuestion(f model.KindFlag) error {
 		}
 		return f.Set(&iv.a, strconv.FormatBool(yes))
 	}
-	return iv.text(question{field: f.Field, title: f.Title, help: f.Help(), def: def,
-		set: func(a *answers.Answers, s string) error { return inPromptTerms(f.Set(a, s)) }})
+	return iv.text(question{Field: f.Field, Title: f.Title, Help: f.Help(), Def: def,
+		Set: func(a *answers.Answers, s string) error { return inPromptTerms(f.Set(a, s)) }})
 }
 
 // inPromptTerms is a flag's complaint about a typed answer without the
@@ -396,8 +290,8 @@ func (iv *interview) duration(field, title, help string, atLeast time.Duration) 
 	}
 	def := iv.defaults()
 	offer := max(time.Duration(*durationAt(&def, field)), atLeast)
-	return iv.text(question{field: field, title: title, help: help, def: problem.Seconds(offer),
-		set: func(a *answers.Answers, s string) error { return parseDuration(s, durationAt(a, field)) }})
+	return iv.text(question{Field: field, Title: title, Help: help, Def: problem.Seconds(offer),
+		Set: func(a *answers.Answers, s string) error { return answers.ParseDuration(s, durationAt(a, field)) }})
 }
 
 // ceilSecond rounds d up to whole seconds: Kubernetes counts the grace
@@ -470,7 +364,7 @@ func (iv *interview) fitLadder() (*model.Model, error) {
 			}
 			f = fixes[slices.IndexFunc(fixes, func(f fix) bool { return f.key() == key })]
 		}
-		f.q.def, f.q.offer = problem.Seconds(f.fits), nil
+		f.q.Def, f.q.Offer = problem.Seconds(f.fits), nil
 		if err := iv.text(f.q); err != nil {
 			return nil, err
 		}
@@ -486,7 +380,7 @@ type fix struct {
 }
 
 // key names the number as the error does: http_shutdown, outbox.batch_timeout.
-func (f fix) key() string { return strings.TrimPrefix(f.q.field, "timeouts.") }
+func (f fix) key() string { return strings.TrimPrefix(f.q.Field, "timeouts.") }
 
 // fixes lists the numbers a broken ladder names, in the order its error
 // names them, that the user answered here (a number a flag gave stays as
@@ -531,41 +425,4 @@ func answerPath(key string) string {
 		return key
 	}
 	return "timeouts." + key
-}
-
-func parseDuration(s string, into *answers.Duration) error {
-	d, err := time.ParseDuration(s)
-	switch {
-	case err != nil:
-		return fmt.Errorf("%s is not a duration; write it in Go syntax, e.g. 25s, 1m30s or 500ms", problem.Quote(s))
-	case d <= 0:
-		return fmt.Errorf("%s must be positive", problem.Shorten(s))
-	}
-	*into = answers.Duration(d)
-	return nil
-}
-
-// parseRetries reads a number of retries: 0 or more.
-func parseRetries(s string, into **int) error {
-	n, err := strconv.Atoi(s)
-	switch {
-	case err != nil:
-		return fmt.Errorf("%s is not a whole number", problem.Quote(s))
-	case n < 0:
-		return fmt.Errorf("%d is negative; give 0 (never retried) or more", n)
-	}
-	*into = answers.Retries(n)
-	return nil
-}
-
-func parseCount(s string, into *int) error {
-	n, err := strconv.Atoi(s)
-	switch {
-	case err != nil:
-		return fmt.Errorf("%s is not a whole number", problem.Quote(s))
-	case n <= 0:
-		return fmt.Errorf("%d must be positive", n)
-	}
-	*into = n
-	return nil
 }
