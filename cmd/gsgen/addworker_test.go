@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 )
 
 // add worker and add task write the user's files once and wire gsgen's;
@@ -241,23 +239,6 @@ func TestAddPromptRefusesACollidingName(t *testing.T) {
 	}
 	if treeHash(t, dir) != before {
 		t.Error("the refused answer changed the service")
-	}
-}
-
-// Every flag of an instance says which kinds it is for: one without would
-// be taken by every kind and used by none.
-func TestEveryInstanceFlagHasItsKinds(t *testing.T) {
-	var f instanceFlags
-	f.register(pflag.NewFlagSet("add", pflag.ContinueOnError))
-	f.set.VisitAll(func(flag *pflag.Flag) {
-		if len(instanceFlagKinds[flag.Name]) == 0 {
-			t.Errorf("--%s is in no kind's list (instanceFlagKinds)", flag.Name)
-		}
-	})
-	for name := range instanceFlagKinds {
-		if f.set.Lookup(name) == nil {
-			t.Errorf("instanceFlagKinds lists --%s, which register does not define", name)
-		}
 	}
 }
 

@@ -175,7 +175,7 @@ you edited by hand stop the run with a diff, unless --force.`,
 					ask, ok := asker(e, accessible)
 					if !ok {
 						return &problem.InputError{Field: "KIND", Msg: "no KIND given, and stdin is not a terminal, so gsgen cannot ask",
-							Fix: "name it: gsgen add KIND [NAME], KIND one of " + strings.Join(model.KindNames(), ", ") + " (e.g. " + addExample[answers.Worker] + "), or pass --accessible to answer line by line on stdin"}
+							Fix: "name it: gsgen add KIND [NAME], KIND one of " + strings.Join(model.KindNames(), ", ") + " (e.g. " + model.KindNamed(string(answers.Worker)).AddExample + "), or pass --accessible to answer line by line on stdin"}
 					}
 					added, err := prompt.AddInterview(ask, *a, absOrSame(rf.dir), svc.ModelOf)
 					if cerr := ask.Close(); err == nil {
@@ -207,60 +207,35 @@ you edited by hand stop the run with a diff, unless --force.`,
 	return cmd
 }
 
-// instanceFlags describe a new named instance: a Kafka consumer, a cleaner,
-// a worker, a task type. Each flag belongs to the kinds instanceFlagKinds
-// lists, and add refuses it on any other: a flag that is not used must not
-// look as if it were.
+// instanceFlags are the flags of a new named instance (gsgen add KIND
+// NAME): each kind's (model.Kind.AddFlags), registered once by name. add
+// refuses a flag on any kind that does not take it: a flag that is not used
+// must not look as if it were.
 type instanceFlags struct {
-	topic, group, table, column, key, queue   string
-	handlerTimeout, retention, every, timeout time.Duration
-	batch, maxRetry                           int
-	cron, timezone, scope                     string
-	leaseTTL                                  time.Duration
-	set                                       *pflag.FlagSet // the flags above, and only them
-}
-
-// instanceFlagKinds lists the kinds each instance flag is for
-// (TestEveryInstanceFlagHasItsKinds holds every flag of register to it).
-var instanceFlagKinds = map[string][]answers.Component{
-	"topic":           {answers.Kafka},
-	"group":           {answers.Kafka},
-	"handler-timeout": {answers.Kafka},
-	"table":           {answers.Cleaner},
-	"column":          {answers.Cleaner},
-	"key":             {answers.Cleaner},
-	"retention":       {answers.Cleaner},
-	"batch":           {answers.Cleaner},
-	"interval":        {answers.Cleaner, answers.Worker},
-	"timeout":         {answers.Worker, answers.Task},
-	"queue":           {answers.Task},
-	"max-retry":       {answers.Task},
-	"cron":            {answers.Worker},
-	"timezone":        {answers.Worker},
-	"scope":           {answers.Cleaner, answers.Worker},
-	"lease-ttl":       {answers.Cleaner, answers.Worker},
+	set   *pflag.FlagSet                 // the flags of every kind, and only them
+	kinds map[string][]answers.Component // the kinds that take each
 }
 
 func (f *instanceFlags) register(into *pflag.FlagSet) {
 	fs := pflag.NewFlagSet("instance", pflag.ContinueOnError)
-	fs.StringVar(&f.topic, "topic", "", "kafka: the topic to read (default: NAME)")
-	fs.StringVar(&f.group, "group", "", "kafka: the consumer group (default: <service>-NAME)")
-	fs.DurationVar(&f.handlerTimeout, "handler-timeout", 0, "kafka: how long one message may take (default 10s); must fit in --worker-drain")
-	fs.StringVar(&f.table, "table", "", "cleaner: the table to clean; a migration in db/migrations must create it")
-	fs.StringVar(&f.column, "column", "created_at", "cleaner: the timestamp column compared with now() - retention")
-	fs.StringVar(&f.key, "key", "", "cleaner: the key column(s) of the keyed delete (default: the table's primary key)")
-	fs.DurationVar(&f.retention, "retention", 0, "cleaner: delete rows older than this (default 168h; 336h on processed_event)")
-	fs.DurationVar(&f.every, "interval", 0, "cleaner, worker: time between runs (default 1m)")
-	fs.StringVar(&f.cron, "cron", "", `worker: run at the times of a cron schedule instead of --interval: five fields ("30 2 * * *") or @hourly, @daily, @weekly, @every 90s`)
-	fs.StringVar(&f.timezone, "timezone", "", "worker: the time zone of --cron, an IANA name (default UTC)")
-	fs.StringVar(&f.scope, "scope", "", "cleaner, worker: fleet runs each tick in one replica, the holder of a lease in PostgreSQL (default); replica in every replica")
-	fs.DurationVar(&f.leaseTTL, "lease-ttl", 0, "cleaner, worker: with --scope fleet, how long a killed replica's lease outlives it (default 15s)")
-	fs.IntVar(&f.batch, "batch", 0, "cleaner: rows per DELETE (default 500)")
-	fs.DurationVar(&f.timeout, "timeout", 0, "worker: how long one run may take (default 10s), within --worker-drain; task: one attempt (default --task-timeout), within --asynq-shutdown")
-	fs.StringVar(&f.queue, "queue", "", "task: its asynq queue (default: default); give queues priorities under asynq.queues in gsgen.yaml")
-	fs.IntVar(&f.maxRetry, "max-retry", 0, "task: retries of a failing task (default 5; 0 for none)")
+	for _, k := range model.Kinds {
+		for _, fl := range k.AddFlags() {
+			if fs.Lookup(fl.Name) != nil {
+				continue // another kind's too: registered with the first
+			}
+			usage := model.AddFlagUsage(fl.Name)
+			switch fl.Type {
+			case "duration":
+				fs.Duration(fl.Name, 0, usage)
+			case "int":
+				fs.Int(fl.Name, 0, usage)
+			default:
+				fs.String(fl.Name, fl.Default, usage)
+			}
+		}
+	}
 	into.AddFlagSet(fs)
-	f.set = fs
+	f.set, f.kinds = fs, model.AddFlagKinds()
 }
 
 // checkKind refuses an instance flag given for a kind it is not for, or
@@ -268,7 +243,7 @@ func (f *instanceFlags) register(into *pflag.FlagSet) {
 func (f *instanceFlags) checkKind(fs *pflag.FlagSet, kind answers.Component) error {
 	var err error
 	f.set.VisitAll(func(flag *pflag.Flag) {
-		kinds := instanceFlagKinds[flag.Name]
+		kinds := f.kinds[flag.Name]
 		if err != nil || !fs.Changed(flag.Name) || slices.Contains(kinds, kind) {
 			return
 		}
@@ -297,24 +272,19 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a answers.Answers, kind, name str
 	if err := f.checkKind(fs, k.Name); err != nil {
 		return a, err
 	}
-	for _, d := range []struct {
-		flag string
-		v    time.Duration
-	}{{"handler-timeout", f.handlerTimeout}, {"retention", f.retention}, {"interval", f.every}, {"timeout", f.timeout}, {"lease-ttl", f.leaseTTL}} {
-		if fs.Changed(d.flag) {
-			if err := positive(d.flag, d.v); err != nil {
-				return a, err
-			}
+	values := flagValues{fs}
+	for _, fl := range k.AddFlags() {
+		if !fl.Positive || !fs.Changed(fl.Name) {
+			continue
 		}
-	}
-	for _, n := range []struct {
-		flag string
-		v    int
-	}{{"batch", f.batch}} {
-		if fs.Changed(n.flag) {
-			if err := positive(n.flag, n.v); err != nil {
-				return a, err
-			}
+		var err error
+		if fl.Type == "int" {
+			err = positive(fl.Name, values.Int(fl.Name))
+		} else {
+			err = positive(fl.Name, values.Duration(fl.Name))
+		}
+		if err != nil {
+			return a, err
 		}
 	}
 	if k.Instances == nil {
@@ -324,57 +294,33 @@ func (f *instanceFlags) add(fs *pflag.FlagSet, a answers.Answers, kind, name str
 		return a.AddComponent(k.Name)
 	}
 	if name == "" {
-		return a, usageError{fmt.Errorf("add %s needs a %s, e.g. %s", kind, map[bool]string{true: "TYPE", false: "NAME"}[k.Name == answers.Task], addExample[k.Name])}
+		return a, usageError{fmt.Errorf("add %s needs a %s, e.g. %s", kind, map[bool]string{true: "TYPE", false: "NAME"}[k.Name == answers.Task], k.AddExample)}
 	}
-	switch k.Name {
-	case answers.Kafka:
-		return a.AddConsumer(answers.ConsumerAnswers{Name: name, Topic: f.topic, Group: f.group, HandlerTimeout: answers.Duration(f.handlerTimeout)})
-	case answers.Cleaner, answers.Worker:
-		if f.scope == answers.ScopeReplica && fs.Changed("lease-ttl") {
-			return a, usageError{errors.New("--lease-ttl is the TTL of a fleet-scoped part's lease; --scope replica takes none: leave one out")}
-		}
+	a, err := k.AddFromFlags(a, name, values)
+	if usage := (*model.AddUsageError)(nil); errors.As(err, &usage) {
+		return a, usageError{usage}
 	}
-	switch k.Name {
-	case answers.Cleaner:
-		if f.table == "" {
-			return a, usageError{errors.New("add cleaner needs --table, e.g. " + addExample[k.Name])}
-		}
-		return a.AddCleaner(answers.CleanerAnswers{Name: name, Table: f.table, Column: f.column, Key: f.key,
-			Retention: answers.Duration(f.retention), Interval: answers.Duration(f.every), BatchSize: f.batch,
-			Scope: f.scope, LeaseTTL: answers.Duration(f.leaseTTL)})
-	case answers.Worker:
-		switch {
-		case fs.Changed("interval") && fs.Changed("cron"):
-			return a, usageError{errors.New("add worker takes --interval or --cron, not both: --interval D runs every D, --cron EXPR at the times it names")}
-		case !fs.Changed("interval") && !fs.Changed("cron"):
-			return a, usageError{errors.New("add worker needs --interval or --cron, when it runs, e.g. " + addExample[k.Name] + ", or --cron @daily")}
-		case fs.Changed("timezone") && !fs.Changed("cron"):
-			return a, usageError{errors.New("--timezone is the time zone of --cron: give --cron with it, or leave it out")}
-		}
-		return a.AddWorker(answers.WorkerAnswers{Name: name, Interval: answers.Duration(f.every), Cron: f.cron, Timezone: f.timezone,
-			Timeout: answers.Duration(f.timeout), Scope: f.scope, LeaseTTL: answers.Duration(f.leaseTTL)})
-	case answers.Task:
-		if !fs.Changed("timeout") {
-			return a, usageError{errors.New("add task needs --timeout, how long one attempt may take, e.g. " + addExample[k.Name])}
-		}
-		var retries *int // not given: the default
-		if fs.Changed("max-retry") {
-			if f.maxRetry < 0 {
-				return a, &problem.InputError{Field: "--max-retry", Msg: fmt.Sprintf("%d is negative", f.maxRetry), Fix: "give 0 (never retried) or more, or leave it out for the default 5"}
-			}
-			retries = answers.Retries(f.maxRetry)
-		}
-		return a.AddTask(answers.TaskAnswers{Type: name, Timeout: answers.Duration(f.timeout), Queue: f.queue, MaxRetry: retries})
-	}
-	return a, fmt.Errorf("gsgen cannot add a %s yet", kind) // a kind with instances and no case above: a gsgen bug
+	return a, err
 }
 
-// addExample is a whole add command for each kind with named instances.
-var addExample = map[answers.Component]string{
-	answers.Kafka:   "gsgen add kafka product-events --topic products",
-	answers.Cleaner: "gsgen add cleaner expired-sessions --table sessions --retention 720h",
-	answers.Worker:  "gsgen add worker nightly-report --interval 24h",
-	answers.Task:    "gsgen add task report:build --timeout 20s",
+// flagValues reads gsgen add's instance flags for a kind (model.AddFlagValues).
+type flagValues struct{ fs *pflag.FlagSet }
+
+func (v flagValues) Changed(name string) bool { return v.fs.Changed(name) }
+
+func (v flagValues) String(name string) string {
+	s, _ := v.fs.GetString(name) // the flag is registered, of this type
+	return s
+}
+
+func (v flagValues) Duration(name string) time.Duration {
+	d, _ := v.fs.GetDuration(name)
+	return d
+}
+
+func (v flagValues) Int(name string) int {
+	n, _ := v.fs.GetInt(name)
+	return n
 }
 
 func newRegenCmd(e *env) *cobra.Command {

@@ -81,6 +81,12 @@ type Kind struct {
 	addQuestions func(iv Interview, i int, service *Model) []Question
 	newInstance  func(a answers.Answers, name string) (answers.Answers, error)
 	NameHelp     string
+	// addFlags are the flags of gsgen add KIND NAME, from which fromFlags
+	// builds the new instance (Kind.AddFlags, Kind.AddFromFlags);
+	// AddExample is a whole such command.
+	addFlags   []AddFlag
+	fromFlags  func(a answers.Answers, name string, f AddFlagValues) (answers.Answers, error)
+	AddExample string
 }
 
 // Need is a server a kind talks to: the service gets its client, config and

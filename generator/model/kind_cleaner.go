@@ -38,6 +38,7 @@ type CleanerJob struct {
 }
 
 var cleanerKind = &Kind{Name: Cleaner, Chosen: true, What: "cleaners deleting expired rows in small batches", Dirs: []string{"cleaner"},
+	addFlags: cleanerFlags, fromFlags: cleanerFromFlags, AddExample: cleanerAddExample,
 	ask: cleanersAsk, addQuestions: cleanerQuestions, newInstance: newCleaner,
 	NameHelp:  "names its Run loop, query and env vars (CLEANER_<NAME>_...); lower case, digits and '-'",
 	Menu:      "periodic delete of expired rows in small batches (needs outbox or kafka)",
@@ -330,4 +331,29 @@ func cleanerQuestions(iv Interview, i int, service *Model) []Question {
 // which its questions then ask.
 func newCleaner(a answers.Answers, name string) (answers.Answers, error) {
 	return a.AddCleaner(answers.NewCleaner(a, name))
+}
+
+// cleanerAddExample is a whole gsgen add command of a cleaner.
+const cleanerAddExample = "gsgen add cleaner expired-sessions --table sessions --retention 720h"
+
+// cleanerFlags are gsgen add cleaner NAME's flags.
+var cleanerFlags = []AddFlag{
+	{Name: "table", Type: "string", Usage: "the table to clean; a migration in db/migrations must create it"},
+	{Name: "column", Type: "string", Default: "created_at", Usage: "the timestamp column compared with now() - retention"},
+	{Name: "key", Type: "string", Usage: "the key column(s) of the keyed delete (default: the table's primary key)"},
+	{Name: "retention", Type: "duration", Positive: true, Usage: "delete rows older than this (default 168h; 336h on processed_event)"},
+	intervalFlag, scopeFlag, leaseTTLFlag,
+	{Name: "batch", Type: "int", Positive: true, Usage: "rows per DELETE (default 500)"},
+}
+
+func cleanerFromFlags(a answers.Answers, name string, f AddFlagValues) (answers.Answers, error) {
+	if err := checkLeaseFlags(f); err != nil {
+		return a, err
+	}
+	if f.String("table") == "" {
+		return a, &AddUsageError{"add cleaner needs --table, e.g. " + cleanerAddExample}
+	}
+	return a.AddCleaner(answers.CleanerAnswers{Name: name, Table: f.String("table"), Column: f.String("column"), Key: f.String("key"),
+		Retention: answers.Duration(f.Duration("retention")), Interval: answers.Duration(f.Duration("interval")), BatchSize: f.Int("batch"),
+		Scope: f.String("scope"), LeaseTTL: answers.Duration(f.Duration("lease-ttl"))})
 }

@@ -38,6 +38,7 @@ type DeadLetterHeader struct {
 }
 
 var kafkaKind = &Kind{Name: Kafka, Chosen: true, What: "Kafka consumers, each a named reader with its own handler", Dirs: []string{"kafka"},
+	addFlags: consumerFlags, fromFlags: consumerFromFlags, AddExample: consumerAddExample,
 	ask: consumersAsk, addQuestions: consumerQuestions, newInstance: newConsumer, NameHelp: consumerNameHelp,
 	Menu:      "Kafka consumers in a consumer group: fetch, handle, commit (kafka-go)",
 	Needs:     []Need{NeedsPostgres, NeedsKafka},
@@ -284,4 +285,18 @@ func consumerQuestions(iv Interview, i int, _ *Model) []Question {
 
 func newConsumer(a answers.Answers, name string) (answers.Answers, error) {
 	return a.AddConsumer(answers.ConsumerAnswers{Name: name})
+}
+
+// consumerAddExample is a whole gsgen add command of a consumer.
+const consumerAddExample = "gsgen add kafka product-events --topic products"
+
+// consumerFlags are gsgen add kafka NAME's flags.
+var consumerFlags = []AddFlag{
+	{Name: "topic", Type: "string", Usage: "the topic to read (default: NAME)"},
+	{Name: "group", Type: "string", Usage: "the consumer group (default: <service>-NAME)"},
+	{Name: "handler-timeout", Type: "duration", Positive: true, Usage: "how long one message may take (default 10s); must fit in --worker-drain"},
+}
+
+func consumerFromFlags(a answers.Answers, name string, f AddFlagValues) (answers.Answers, error) {
+	return a.AddConsumer(answers.ConsumerAnswers{Name: name, Topic: f.String("topic"), Group: f.String("group"), HandlerTimeout: answers.Duration(f.Duration("handler-timeout"))})
 }

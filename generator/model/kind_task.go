@@ -37,6 +37,7 @@ type Queue struct {
 }
 
 var taskKind = &Kind{Name: Task, What: "an asynq task type: your handler, gsgen's registration and enqueue helper", Dirs: []string{"task"},
+	addFlags: taskFlags, fromFlags: taskFromFlags, AddExample: taskAddExample,
 	addQuestions: taskQuestions, newInstance: newTask, NameHelp: "its name in Redis, words joined by ':', e.g. report:build",
 	Instances: answers.InstancesOf("task", "tasks", func(a *answers.Answers) *[]answers.TaskAnswers { return &a.Tasks }),
 	defaults:  taskDefaults,
@@ -171,4 +172,29 @@ func taskQuestions(iv Interview, i int, _ *Model) []Question {
 
 func newTask(a answers.Answers, name string) (answers.Answers, error) {
 	return a.AddTask(answers.TaskAnswers{Type: name})
+}
+
+// taskAddExample is a whole gsgen add command of a task.
+const taskAddExample = "gsgen add task report:build --timeout 20s"
+
+// taskFlags are gsgen add task TYPE's flags.
+var taskFlags = []AddFlag{
+	{Name: "timeout", Type: "duration", Positive: true, Usage: "one attempt (default --task-timeout), within --asynq-shutdown"},
+	{Name: "queue", Type: "string", Usage: "its asynq queue (default: default); give queues priorities under asynq.queues in gsgen.yaml"},
+	{Name: "max-retry", Type: "int", Usage: "retries of a failing task (default 5; 0 for none)"},
+}
+
+func taskFromFlags(a answers.Answers, name string, f AddFlagValues) (answers.Answers, error) {
+	if !f.Changed("timeout") {
+		return a, &AddUsageError{"add task needs --timeout, how long one attempt may take, e.g. " + taskAddExample}
+	}
+	var retries *int // not given: the default
+	if f.Changed("max-retry") {
+		if n := f.Int("max-retry"); n < 0 {
+			return a, &problem.InputError{Field: "--max-retry", Msg: fmt.Sprintf("%d is negative", n), Fix: "give 0 (never retried) or more, or leave it out for the default 5"}
+		} else {
+			retries = answers.Retries(n)
+		}
+	}
+	return a.AddTask(answers.TaskAnswers{Type: name, Timeout: answers.Duration(f.Duration("timeout")), Queue: f.String("queue"), MaxRetry: retries})
 }

@@ -48,6 +48,7 @@ func (w WorkerJob) Scope() string {
 }
 
 var workerKind = &Kind{Name: Worker, What: "a periodic worker: a Run loop calling a function of yours every interval", Dirs: []string{"worker"},
+	addFlags: workerFlags, fromFlags: workerFromFlags, AddExample: workerAddExample,
 	addQuestions: workerQuestions, newInstance: newWorker,
 	NameHelp:  "names its Run loop, your function's file and env vars (WORKER_<NAME>_...); lower case, digits and '-'",
 	Instances: answers.InstancesOf("worker", "workers", func(a *answers.Answers) *[]answers.WorkerAnswers { return &a.Workers }),
@@ -253,4 +254,32 @@ func parseSchedule(s string, w *answers.WorkerAnswers) error {
 
 func newWorker(a answers.Answers, name string) (answers.Answers, error) {
 	return a.AddWorker(answers.WorkerAnswers{Name: name})
+}
+
+// workerAddExample is a whole gsgen add command of a worker.
+const workerAddExample = "gsgen add worker nightly-report --interval 24h"
+
+// workerFlags are gsgen add worker NAME's flags.
+var workerFlags = []AddFlag{
+	intervalFlag,
+	{Name: "cron", Type: "string", Usage: `run at the times of a cron schedule instead of --interval: five fields ("30 2 * * *") or @hourly, @daily, @weekly, @every 90s`},
+	{Name: "timezone", Type: "string", Usage: "the time zone of --cron, an IANA name (default UTC)"},
+	{Name: "timeout", Type: "duration", Positive: true, Usage: "how long one run may take (default 10s), within --worker-drain"},
+	scopeFlag, leaseTTLFlag,
+}
+
+func workerFromFlags(a answers.Answers, name string, f AddFlagValues) (answers.Answers, error) {
+	if err := checkLeaseFlags(f); err != nil {
+		return a, err
+	}
+	switch {
+	case f.Changed("interval") && f.Changed("cron"):
+		return a, &AddUsageError{"add worker takes --interval or --cron, not both: --interval D runs every D, --cron EXPR at the times it names"}
+	case !f.Changed("interval") && !f.Changed("cron"):
+		return a, &AddUsageError{"add worker needs --interval or --cron, when it runs, e.g. " + workerAddExample + ", or --cron @daily"}
+	case f.Changed("timezone") && !f.Changed("cron"):
+		return a, &AddUsageError{"--timezone is the time zone of --cron: give --cron with it, or leave it out"}
+	}
+	return a.AddWorker(answers.WorkerAnswers{Name: name, Interval: answers.Duration(f.Duration("interval")), Cron: f.String("cron"), Timezone: f.String("timezone"),
+		Timeout: answers.Duration(f.Duration("timeout")), Scope: f.String("scope"), LeaseTTL: answers.Duration(f.Duration("lease-ttl"))})
 }

@@ -47,3 +47,29 @@ func TestEveryComponentHasAMenuLine(t *testing.T) {
 		}
 	}
 }
+
+// Every kind of named instances can be added from flags and at the prompt,
+// and a flag two kinds share is one flag: of one type and one default.
+func TestKindsOfInstancesCanBeAdded(t *testing.T) {
+	byName := map[string]AddFlag{}
+	for _, k := range Kinds {
+		if k.Instances == nil {
+			if len(k.addFlags) > 0 {
+				t.Errorf("%s has add flags but no named instances", k.Name)
+			}
+			continue
+		}
+		if k.fromFlags == nil || k.AddExample == "" || k.newInstance == nil || k.addQuestions == nil || k.NameHelp == "" {
+			t.Errorf("%s has named instances but lacks fromFlags, AddExample, newInstance, addQuestions or NameHelp", k.Name)
+		}
+		for _, f := range k.addFlags {
+			if other, ok := byName[f.Name]; ok && (other.Type != f.Type || other.Default != f.Default) {
+				t.Errorf("--%s is %s (default %q) for one kind and %s (default %q) for %s", f.Name, other.Type, other.Default, f.Type, f.Default, k.Name)
+			}
+			byName[f.Name] = f
+		}
+	}
+	if got, want := AddFlagUsage("interval"), "cleaner, worker: time between runs (default 1m)"; got != want {
+		t.Errorf("AddFlagUsage(interval) = %q, want %q", got, want)
+	}
+}
