@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/render"
 )
 
@@ -22,18 +22,18 @@ func (s *Service) keepWorkflowChoice(a answers.Answers) (answers.Answers, string
 	if a.CI != answers.CIGitHub {
 		return a, "", nil
 	}
-	f, err := s.dir.Read(gmodel.CIWorkflowPath)
+	f, err := s.dir.Read(model.CIWorkflowPath)
 	if err != nil {
 		return a, "", err
 	}
-	entry, known := s.Lock[gmodel.CIWorkflowPath]
+	entry, known := s.Lock[model.CIWorkflowPath]
 	switch {
 	case !f.Exists && known && entry.Owner == render.OwnedByGsgen:
 		a.CI = answers.CINone
-		return a, fmt.Sprintf("%s: deleted since gsgen wrote it, so gsgen.yaml now says ci: none and regen leaves it out; set ci: github to have it back", gmodel.CIWorkflowPath), nil
+		return a, fmt.Sprintf("%s: deleted since gsgen wrote it, so gsgen.yaml now says ci: none and regen leaves it out; set ci: github to have it back", model.CIWorkflowPath), nil
 	case f.Exists && !known:
 		a.CI = answers.CINone
-		return a, fmt.Sprintf("%s: gsgen did not write it, so it is yours and stays as it is; gsgen.yaml now says ci: none. To have gsgen's workflow instead, move yours and set ci: github", gmodel.CIWorkflowPath), nil
+		return a, fmt.Sprintf("%s: gsgen did not write it, so it is yours and stays as it is; gsgen.yaml now says ci: none. To have gsgen's workflow instead, move yours and set ci: github", model.CIWorkflowPath), nil
 	}
 	return a, "", nil
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
@@ -16,7 +16,7 @@ import (
 
 // regen runs gsgen regen on dir as the CLI does: the answers of its
 // gsgen.yaml, defaults applied, then the changes written.
-func regen(t *testing.T, dir string) *gmodel.Model {
+func regen(t *testing.T, dir string) *model.Model {
 	t.Helper()
 	d, err := servicedir.OpenServiceDir(dir, false, nil)
 	if err != nil {
@@ -50,10 +50,10 @@ func readAnswersOf(t *testing.T, dir string) answers.Answers {
 	return a
 }
 
-func ciNotes(m *gmodel.Model) []string {
+func ciNotes(m *model.Model) []string {
 	var out []string
 	for _, w := range m.Warnings() {
-		if strings.HasPrefix(w, gmodel.CIWorkflowPath) {
+		if strings.HasPrefix(w, model.CIWorkflowPath) {
 			out = append(out, w)
 		}
 	}
@@ -72,8 +72,8 @@ func fileThere(t *testing.T, path string) bool {
 // A new service gets the workflow, and gsgen.yaml says ci: github.
 func TestNewServiceHasCI(t *testing.T) {
 	dir := writeService(t, answers.Answers{Name: "shop"})
-	if !fileThere(t, filepath.Join(dir, gmodel.CIWorkflowPath)) {
-		t.Fatalf("%s not written", gmodel.CIWorkflowPath)
+	if !fileThere(t, filepath.Join(dir, model.CIWorkflowPath)) {
+		t.Fatalf("%s not written", model.CIWorkflowPath)
 	}
 	if ci := readAnswersOf(t, dir).CI; ci != answers.CIGitHub {
 		t.Errorf("gsgen.yaml says ci: %q, want github", ci)
@@ -85,7 +85,7 @@ func TestNewServiceHasCI(t *testing.T) {
 // brings it back.
 func TestRegenRespectsADeletedWorkflow(t *testing.T) {
 	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http", "outbox"}})
-	wf := filepath.Join(dir, gmodel.CIWorkflowPath)
+	wf := filepath.Join(dir, model.CIWorkflowPath)
 	if err := os.Remove(wf); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestRegenRespectsADeletedWorkflow(t *testing.T) {
 func TestRegenOfAnOlderService(t *testing.T) {
 	for _, own := range []bool{false, true} {
 		dir := writeService(t, answers.Answers{Name: "shop"})
-		wf := filepath.Join(dir, gmodel.CIWorkflowPath)
+		wf := filepath.Join(dir, model.CIWorkflowPath)
 		if err := os.Remove(wf); err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestRegenOfAnOlderService(t *testing.T) {
 		lock, _ := os.ReadFile(filepath.Join(dir, servicedir.LockFile))
 		var kept []string
 		for _, l := range strings.Split(string(lock), "\n") {
-			if !strings.HasSuffix(l, "  "+gmodel.CIWorkflowPath) {
+			if !strings.HasSuffix(l, "  "+model.CIWorkflowPath) {
 				kept = append(kept, l)
 			}
 		}
@@ -207,7 +207,7 @@ func TestWorkflowRunsThePinnedVet(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if f.Path == gmodel.CIWorkflowPath {
+		if f.Path == model.CIWorkflowPath {
 			if n := strings.Count(string(f.Content), "go run github.com/gsgen-dev/gsgen/cmd/gsgen@v1.4.2 vet"); n != 2 {
 				t.Errorf("the workflow runs gsgen@v1.4.2 %d times, want 2 (text and SARIF):\n%s", n, f.Content)
 			}
@@ -224,7 +224,7 @@ func TestWorkflowRunsThePinnedVet(t *testing.T) {
 func TestCINoneRemovesGsgensWorkflow(t *testing.T) {
 	for _, edited := range []bool{false, true} {
 		dir := writeService(t, answers.Answers{Name: "shop"})
-		wf := filepath.Join(dir, gmodel.CIWorkflowPath)
+		wf := filepath.Join(dir, model.CIWorkflowPath)
 		ours := "name: ours now\n"
 		if edited {
 			if err := os.WriteFile(wf, []byte(ours), 0o644); err != nil {

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // A new cleaner is offered the first table no cleaner cleans, gsgen's before
@@ -14,7 +14,7 @@ func TestCleanerTarget(t *testing.T) {
 		"db/migrations/0100_sessions.sql": []byte("CREATE TABLE sessions (id uuid PRIMARY KEY, note text, expires_at timestamptz NOT NULL);\n"),
 		"db/migrations/0101_audit.sql":    []byte("CREATE TABLE audit (id bigint PRIMARY KEY, what text);\n"), // no timestamp column
 	}
-	model := func(a answers.Answers) *gmodel.Model {
+	modelOf := func(a answers.Answers) *model.Model {
 		t.Helper()
 		m, err := newModel(a.WithDefaults(), sql)
 		if err != nil {
@@ -44,13 +44,13 @@ func TestCleanerTarget(t *testing.T) {
 		}(), "", "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			table, column, ok := model(c.a).CleanerTarget()
+			table, column, ok := modelOf(c.a).CleanerTarget()
 			if table != c.table || column != c.column || ok != c.ok {
 				t.Errorf("CleanerTarget() = %q, %q, %v; want %q, %q, %v", table, column, ok, c.table, c.column, c.ok)
 			}
 		})
 	}
-	m := model(base)
+	m := modelOf(base)
 	for table, want := range map[string]string{"sessions": "expires_at", "outbox_event": "dispatched_at", "audit": "", "nothing": ""} {
 		if got := m.TimestampColumnOf(table); got != want {
 			t.Errorf("TimestampColumnOf(%q) = %q, want %q", table, got, want)

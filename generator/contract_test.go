@@ -10,7 +10,7 @@ import (
 	"text/template"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 )
@@ -21,14 +21,14 @@ func TestTemplatesReadTheContract(t *testing.T) {
 	tmpl := template.Must(template.New("").Funcs(template.FuncMap{"goDuration": render.GoDuration}).Parse(
 		`{{.Contract "outbox.slots"}}|{{goDuration (.Contract "kafka.rebalance_timeout")}}|{{(.Contract "close.clients").Of "cfg.CloseTimeout"}}`))
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, render.Data{Model: &gmodel.Model{}}); err != nil {
+	if err := tmpl.Execute(&b, render.Data{Model: &model.Model{}}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "16|30 * time.Second|cfg.CloseTimeout * 3 / 4"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 	bad := template.Must(template.New("").Parse(`{{.Contract "no.such"}}`))
-	if err := bad.Execute(&b, render.Data{Model: &gmodel.Model{}}); err == nil || !strings.Contains(err.Error(), `the contract has no number "no.such"`) {
+	if err := bad.Execute(&b, render.Data{Model: &model.Model{}}); err == nil || !strings.Contains(err.Error(), `the contract has no number "no.such"`) {
 		t.Errorf("an unknown key rendered: %v", err)
 	}
 }
@@ -39,16 +39,16 @@ func TestShareWords(t *testing.T) {
 	tmpl := template.Must(template.New("").Parse(
 		`{{(.Contract "close.clients").Words}}|{{(.Contract "close.clients").Rest.Words}}|{{(.Contract "lease.renew").Words}}`))
 	var b bytes.Buffer
-	if err := tmpl.Execute(&b, render.Data{Model: &gmodel.Model{}}); err != nil {
+	if err := tmpl.Execute(&b, render.Data{Model: &model.Model{}}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "three quarters|quarter|third"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
-	if got := (gmodel.Share{Num: 2, Den: 3}).Rest(); got != (gmodel.Share{Num: 1, Den: 3}) {
+	if got := (model.Share{Num: 2, Den: 3}).Rest(); got != (model.Share{Num: 1, Den: 3}) {
 		t.Errorf("Share{2, 3}.Rest() = %v, want 1/3", got)
 	}
-	if w, err := (gmodel.Share{Num: 2, Den: 5}).Words(); err == nil || !strings.Contains(err.Error(), "no words for the share 2/5") {
+	if w, err := (model.Share{Num: 2, Den: 5}).Words(); err == nil || !strings.Contains(err.Error(), "no words for the share 2/5") {
 		t.Errorf("Share{2, 5}.Words() = %q, %v; want an error naming 2/5", w, err)
 	}
 }
@@ -73,19 +73,19 @@ func TestServiceSaysTheContract(t *testing.T) {
 			texts[f.Path] = strings.Join(words, " ")
 		}
 	}
-	keep, err := gmodel.LeaseKeepShare.Words()
+	keep, err := model.LeaseKeepShare.Words()
 	if err != nil {
 		t.Fatal(err)
 	}
-	clients, err := gmodel.ClientsCloseShare.Words()
+	clients, err := model.ClientsCloseShare.Words()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var steps []string
-	for d := gmodel.ConsumerBackoffMin; d <= 8*gmodel.ConsumerBackoffMin && d < gmodel.ConsumerBackoffMax; d *= 2 {
+	for d := model.ConsumerBackoffMin; d <= 8*model.ConsumerBackoffMin && d < model.ConsumerBackoffMax; d *= 2 {
 		steps = append(steps, strconv.FormatFloat(d.Seconds(), 'f', -1, 64)+"s")
 	}
-	backoff := steps[0] + ", then " + strings.Join(steps[1:], ", ") + " (doubling, at most " + problem.Seconds(gmodel.ConsumerBackoffMax) + ")"
+	backoff := steps[0] + ", then " + strings.Join(steps[1:], ", ") + " (doubling, at most " + problem.Seconds(model.ConsumerBackoffMax) + ")"
 	for _, c := range []struct{ file, pattern, want string }{
 		{"README.md", `at (\w+ \w+) of the TTL its run's context is cancelled`, keep},
 		{"README.md", `tried again after (\S+, then [^)]*\))`, backoff},

@@ -11,7 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
@@ -43,7 +43,7 @@ func TestNothingRendersWithoutWholeSeconds(t *testing.T) {
 // budget stops the pipeline before anything renders.
 func TestBrokenLadderNeverReachesAManifest(t *testing.T) {
 	_, files, err := Generate(answers.Answers{Name: "orders", Timeouts: answers.TimeoutAnswers{Grace: answers.Duration(30 * time.Second)}}.WithDefaults())
-	var ladder *gmodel.LadderError
+	var ladder *model.LadderError
 	if !errors.As(err, &ladder) || ladder.Err.Field != "timeouts.grace" {
 		t.Fatalf("got %v, want a LadderError on timeouts.grace", err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 )
@@ -63,7 +63,7 @@ func FuzzAnswersFile(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the gsgen.yaml gsgen writes is refused on a re-run: %v\n%s", err, written)
 		}
-		if diff := cmp.Diff(m, again, cmpopts.IgnoreUnexported(gmodel.Model{})); diff != "" {
+		if diff := cmp.Diff(m, again, cmpopts.IgnoreUnexported(model.Model{})); diff != "" {
 			t.Fatalf("re-reading gsgen.yaml gives another model (-first +re-read):\n%s\n%s", diff, written)
 		}
 	})
@@ -133,7 +133,7 @@ func requireInputError(t *testing.T, err error) {
 // checkModel checks the promises of a model NewModel accepted, in exact
 // arithmetic: every timeout positive, the worst case within the grace
 // period, and each inner timeout within its limit unless allowed.
-func checkModel(t *testing.T, m *gmodel.Model) {
+func checkModel(t *testing.T, m *model.Model) {
 	t.Helper()
 	l := m.Ladder
 	for _, d := range []time.Duration{l.Grace, l.Close, l.Margin} {

@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
@@ -28,12 +28,12 @@ import (
 // Generate runs the pipeline up to the bytes for a new service: it validates
 // the answers (defaults already applied), plans the files and renders them in
 // memory, with sqlc's output and the lock file.
-func Generate(a answers.Answers) (*gmodel.Model, render.Rendered, error) { return GenerateWith(a, nil) }
+func Generate(a answers.Answers) (*model.Model, render.Rendered, error) { return GenerateWith(a, nil) }
 
 // GenerateWith is Generate for an existing service whose user added SQL of
 // their own (db/migrations and db/queries files, by path): sqlc reads it with
 // gsgen's, and cleaners may target the tables it creates.
-func GenerateWith(a answers.Answers, userSQL map[string][]byte) (*gmodel.Model, render.Rendered, error) {
+func GenerateWith(a answers.Answers, userSQL map[string][]byte) (*model.Model, render.Rendered, error) {
 	m, err := newModel(a, userSQL)
 	if err != nil {
 		return nil, nil, err

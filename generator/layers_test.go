@@ -32,7 +32,7 @@ var layers = map[string]int{
 	"sqlschema":           1, // the tables a service's migrations create
 	"answers":             2, // the spec a user gives: answers, their defaults, the edits, gsgen.yaml
 	"model":               3, // what gsgen derives from the answers: Model and New, the kinds (a kind_<name>.go each: derivation and validation, limits, names, variables, drains, pool share, deploy and monitoring pieces, flags), the ladder, the dependency set
-	"render":              4, // the files of a service from its model: the plan (which template becomes which path, and who owns it), the render, go.mod and go.sum from the module graph, sqlc\'s output, the check of the rendered Go, gsgen\'s own SQL as the model is given it
+	"render":              4, // the files of a service from its model: the plan (which template becomes which path, and who owns it), the render, go.mod and go.sum from the module graph, sqlc's output, the check of the rendered Go, gsgen's own SQL as the model is given it
 	"":                    9, // generator: the orchestration
 }
 

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // defaultModel is the model of a with the defaults filled in.
-func defaultModel(t testing.TB, a answers.Answers) *gmodel.Model {
+func defaultModel(t testing.TB, a answers.Answers) *model.Model {
 	t.Helper()
 	m, err := NewModel(a.WithDefaults())
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
@@ -37,7 +37,7 @@ func (e *HandEditError) Unwrap() error { return &e.InputError }
 //   - go.mod and go.sum are merged, keeping the user's own requirements;
 //   - the CI workflow is left out when the user deleted it or has one of
 //     their own (keepWorkflowChoice), and gsgen.yaml records ci: none.
-func (s *Service) Regenerate(a answers.Answers, force bool) (*gmodel.Model, servicedir.Changes, error) {
+func (s *Service) Regenerate(a answers.Answers, force bool) (*model.Model, servicedir.Changes, error) {
 	a, ciNote, err := s.keepWorkflowChoice(a)
 	if err != nil {
 		return nil, nil, err
@@ -128,7 +128,7 @@ func (s *Service) Regenerate(a answers.Answers, force bool) (*gmodel.Model, serv
 		switch {
 		case s.Lock[p].Owner == render.OwnedByUser:
 			c.Action = servicedir.Leave
-		case p == gmodel.CIWorkflowPath && servicedir.Hash(onDisk) != s.Lock[p].Hash:
+		case p == model.CIWorkflowPath && servicedir.Hash(onDisk) != s.Lock[p].Hash:
 			// ci: none with a workflow edited by hand: the edits make it the
 			// user's CI, which ci: none leaves alone.
 			c.Action = servicedir.Leave
@@ -144,8 +144,8 @@ func (s *Service) Regenerate(a answers.Answers, force bool) (*gmodel.Model, serv
 	s.record(changes)
 	if len(edited) > 0 && !force {
 		fix := "run gsgen upgrade to merge your edits with gsgen's new version (the diff above says how each merges), move the change into a file you own (gsgen never overwrites those), or pass --force to overwrite it"
-		if slices.Contains(edited, gmodel.CIWorkflowPath) {
-			fix += "; to keep your " + gmodel.CIWorkflowPath + ", set ci: none in gsgen.yaml"
+		if slices.Contains(edited, model.CIWorkflowPath) {
+			fix += "; to keep your " + model.CIWorkflowPath + ", set ci: none in gsgen.yaml"
 		}
 		return nil, nil, &HandEditError{
 			InputError: problem.InputError{Field: problem.ListShort(edited, 8),
@@ -163,7 +163,7 @@ func (s *Service) Regenerate(a answers.Answers, force bool) (*gmodel.Model, serv
 // service no longer builds until the user moves its body into the new
 // signature. The file is the user's, so gsgen only says so.
 func olderHandler(f render.RenderedFile, onDisk []byte) string {
-	c, ok := f.Item.(gmodel.Consumer)
+	c, ok := f.Item.(model.Consumer)
 	if !ok || !strings.HasSuffix(f.Template, "_handler.go.user.tmpl") || bytes.Contains(onDisk, []byte("pgx.Tx")) {
 		return ""
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
 
@@ -32,7 +32,7 @@ func writeService(t *testing.T, a answers.Answers) string {
 func TestRegenerateRemovesWhatIsNoLongerPlanned(t *testing.T) {
 	dir := writeService(t, answers.Answers{Name: "shop", Components: []string{"http", "kafka"}})
 	svc := readService(t, dir)
-	a, err := svc.Answers.RemoveComponent(gmodel.Kafka, "")
+	a, err := svc.Answers.RemoveComponent(model.Kafka, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
@@ -107,12 +107,12 @@ func readServiceWith(d *servicedir.ServiceDir, a answers.Answers) (*Service, err
 
 // Model validates the service's answers and derives its model, with the
 // tables its own migrations create (its cleaners may target them).
-func (s *Service) Model() (*gmodel.Model, error) { return s.ModelOf(s.Answers.WithDefaults()) }
+func (s *Service) Model() (*model.Model, error) { return s.ModelOf(s.Answers.WithDefaults()) }
 
 // ModelOf validates answers a (defaults applied) as answers of this service,
 // its own SQL included: what gsgen add checks an answer against as it is
 // typed, the Go its named instances render included.
-func (s *Service) ModelOf(a answers.Answers) (*gmodel.Model, error) {
+func (s *Service) ModelOf(a answers.Answers) (*model.Model, error) {
 	m, err := newModel(a, s.UserSQL)
 	if err != nil {
 		return nil, err

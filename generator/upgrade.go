@@ -11,7 +11,7 @@ import (
 	"golang.org/x/mod/semver"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
@@ -22,7 +22,7 @@ import (
 // conflicts among them, what migrating gsgen.yaml changed, and the gsgen
 // version that wrote the service.
 type Upgrade struct {
-	Model     *gmodel.Model
+	Model     *model.Model
 	Changes   servicedir.Changes
 	From      string   // the gsgen version that wrote the service; "" when it recorded none
 	Notes     []string // what migrating gsgen.yaml changed

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 )
@@ -56,24 +56,24 @@ func TestWorkerAndTaskTimeoutsAreOnTheLadder(t *testing.T) {
 // while task types exist.
 func TestRemoveWorkerAndTask(t *testing.T) {
 	a := withWorkerAndTask(t)
-	if _, err := a.RemoveComponent(gmodel.Worker, ""); err == nil || !strings.Contains(err.Error(), "nightly-report") {
+	if _, err := a.RemoveComponent(model.Worker, ""); err == nil || !strings.Contains(err.Error(), "nightly-report") {
 		t.Errorf("remove worker without a name: %v, want the names listed", err)
 	}
-	if _, err := a.RemoveComponent(gmodel.Worker, "daily"); err == nil {
+	if _, err := a.RemoveComponent(model.Worker, "daily"); err == nil {
 		t.Error("removed a worker that does not exist")
 	}
-	b, err := a.RemoveComponent(gmodel.Worker, "nightly-report")
+	b, err := a.RemoveComponent(model.Worker, "nightly-report")
 	if err != nil || len(b.Workers) != 0 || !slices.Equal(b.Components, a.Components) {
 		t.Fatalf("remove worker: %v, %+v", err, b)
 	}
-	b, err = a.RemoveComponent(gmodel.Task, "report:build")
-	if err != nil || len(b.Tasks) != 0 || !slices.Contains(b.Components, string(gmodel.Asynq)) {
+	b, err = a.RemoveComponent(model.Task, "report:build")
+	if err != nil || len(b.Tasks) != 0 || !slices.Contains(b.Components, string(model.Asynq)) {
 		t.Fatalf("remove task: %v, %+v", err, b)
 	}
-	if _, err := a.RemoveComponent(gmodel.Asynq, ""); err == nil || !strings.Contains(err.Error(), "gsgen remove task report:build") {
+	if _, err := a.RemoveComponent(model.Asynq, ""); err == nil || !strings.Contains(err.Error(), "gsgen remove task report:build") {
 		t.Fatalf("remove asynq with a task type: %v, want it refused naming the task", err)
 	}
-	b, err = b.RemoveComponent(gmodel.Asynq, "")
+	b, err = b.RemoveComponent(model.Asynq, "")
 	if err != nil || len(b.Tasks) != 0 {
 		t.Fatalf("remove asynq: %v, tasks %v", err, b.Tasks)
 	}
@@ -141,7 +141,7 @@ func TestFleetWorkerBringsPostgres(t *testing.T) {
 
 func TestWorkerAndTaskAreDerived(t *testing.T) {
 	a := withWorkerAndTask(t)
-	if !slices.Contains(a.Components, string(gmodel.Asynq)) {
+	if !slices.Contains(a.Components, string(model.Asynq)) {
 		t.Fatalf("AddTask did not add asynq: components %v", a.Components)
 	}
 	m, err := NewModel(a)
@@ -156,7 +156,7 @@ func TestWorkerAndTaskAreDerived(t *testing.T) {
 	if task.GoName != "ReportBuild" || task.FileName != "report_build" || task.Queue != "reports" || task.MaxRetry != answers.DefaultTaskMaxRetry {
 		t.Errorf("task = %+v", task)
 	}
-	if got := m.Queues; !slices.Equal(got, []gmodel.Queue{{Name: "default", Priority: 1}, {Name: "reports", Priority: 1}}) {
+	if got := m.Queues; !slices.Equal(got, []model.Queue{{Name: "default", Priority: 1}, {Name: "reports", Priority: 1}}) {
 		t.Errorf("queues = %v", got)
 	}
 	if !m.HasWorkers {
@@ -210,7 +210,7 @@ func TestBadWorkersAndTasksAreRefused(t *testing.T) {
 		{"task type", func(a *answers.Answers) { a.Tasks[0].Type = "Report Build" }, "tasks[0].type"},
 		{"task twice", func(a *answers.Answers) { a.Tasks = append(a.Tasks, a.Tasks[0]) }, "tasks[1].type"},
 		{"task takes the example's Go name", func(a *answers.Answers) { a.Tasks[0].Type = "welcome:email" }, "tasks[0].type"},
-		{"task takes the example's type", func(a *answers.Answers) { a.Tasks[0].Type = gmodel.ExampleTaskType }, "tasks[0].type"},
+		{"task takes the example's type", func(a *answers.Answers) { a.Tasks[0].Type = model.ExampleTaskType }, "tasks[0].type"},
 		// Names whose rendered Go collides: found in what the templates
 		// render, not in a list (render.CheckGo).
 		{"workers x2 and x-2", func(a *answers.Answers) { a.Workers = []answers.WorkerAnswers{{Name: "x2"}, {Name: "x-2"}} }, "workers[1].name"},

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/mod/semver"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/templates"
 )
@@ -141,7 +141,7 @@ var moduleGraph = sync.OnceValues(func() (*ModuleGraph, error) {
 // GoMod is the go.mod of a service of module path with set s, exactly as
 // go mod tidy writes it: a require block of what the service imports, one
 // of what those import (// indirect), a block of one written on one line.
-func (g *ModuleGraph) GoMod(module string, s gmodel.DependencySet) []byte {
+func (g *ModuleGraph) GoMod(module string, s model.DependencySet) []byte {
 	keys := s.Keys()
 	var direct, indirect []string
 	for _, l := range g.Requires {
@@ -179,7 +179,7 @@ func (g *ModuleGraph) GoMod(module string, s gmodel.DependencySet) []byte {
 }
 
 // GoSum is the go.sum of a service with set s.
-func (g *ModuleGraph) GoSum(s gmodel.DependencySet) []byte {
+func (g *ModuleGraph) GoSum(s model.DependencySet) []byte {
 	keys := s.Keys()
 	var b bytes.Buffer
 	for _, l := range g.Sums {
@@ -190,7 +190,7 @@ func (g *ModuleGraph) GoSum(s gmodel.DependencySet) []byte {
 	return b.Bytes()
 }
 
-func buildGoMod(m *gmodel.Model) ([]byte, error) {
+func buildGoMod(m *model.Model) ([]byte, error) {
 	g, err := moduleGraph()
 	if err != nil {
 		return nil, err
@@ -198,7 +198,7 @@ func buildGoMod(m *gmodel.Model) ([]byte, error) {
 	return g.GoMod(m.Module, m.Dependencies()), nil
 }
 
-func buildGoSum(m *gmodel.Model) ([]byte, error) {
+func buildGoSum(m *model.Model) ([]byte, error) {
 	g, err := moduleGraph()
 	if err != nil {
 		return nil, err
@@ -210,7 +210,7 @@ func buildGoSum(m *gmodel.Model) ([]byte, error) {
 // is the source of truth a user edits before `gsgen regen`.
 const answersHeader = "# Answers gsgen generated this service from. Edit them, then run gsgen regen\n# to regenerate the files it owns (files you own are never touched).\n"
 
-func buildAnswersFile(m *gmodel.Model) ([]byte, error) {
+func buildAnswersFile(m *model.Model) ([]byte, error) {
 	b, err := answers.MarshalAnswersFile(m.Answers)
 	if err != nil {
 		return nil, err
@@ -226,7 +226,7 @@ func untouched(ext string, onDisk []byte, module string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, s := range gmodel.AllDependencySets() {
+	for _, s := range model.AllDependencySets() {
 		written := g.GoSum(s)
 		if ext == "mod" {
 			written = g.GoMod(module, s)

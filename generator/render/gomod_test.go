@@ -13,7 +13,7 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
 
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 var update = flag.Bool("update", false, "rewrite what is stored from a derivation: the module graph (templates/gomod/graph.txt), ownschema.json")
@@ -58,7 +58,7 @@ func TestDependencySets(t *testing.T) {
 		t.Skip("runs go mod tidy; skipped with -short")
 	}
 	type set struct {
-		deps  gmodel.DependencySet
+		deps  model.DependencySet
 		shape AcceptedService
 	}
 	var sets []set
@@ -86,13 +86,13 @@ func TestDependencySets(t *testing.T) {
 	fullMod, fullSum := tidy(t, sets[i].shape, pins+")\n", nil)
 
 	type tidied struct{ mod, sum []byte }
-	got := map[gmodel.DependencySet]tidied{}
+	got := map[model.DependencySet]tidied{}
 	type req struct {
 		text   string
 		direct bool
 	}
-	requires := map[req][]gmodel.DependencySet{}
-	sums := map[string][]gmodel.DependencySet{}
+	requires := map[req][]model.DependencySet{}
+	sums := map[string][]model.DependencySet{}
 	for _, s := range sets {
 		mod, sum := fullMod, fullSum
 		if s.deps != all {
@@ -111,8 +111,8 @@ func TestDependencySets(t *testing.T) {
 			sums[l] = append(sums[l], s.deps)
 		}
 	}
-	without := func(in []gmodel.DependencySet) []gmodel.DependencySet {
-		var out []gmodel.DependencySet
+	without := func(in []model.DependencySet) []model.DependencySet {
+		var out []model.DependencySet
 		for _, s := range sets {
 			if !slices.Contains(in, s.deps) {
 				out = append(out, s.deps)
@@ -165,7 +165,7 @@ func TestDependencySets(t *testing.T) {
 // others: for each set that has it, the literals of its keys (present and
 // absent), dropping every literal the line's absence from the others does
 // not need.
-func when(in, others []gmodel.DependencySet) [][]string {
+func when(in, others []model.DependencySet) [][]string {
 	var out [][]string
 	for _, s := range in {
 		keys := s.Keys()
@@ -182,7 +182,7 @@ func when(in, others []gmodel.DependencySet) [][]string {
 		}
 		for i := 0; i < len(term); {
 			shorter := slices.Delete(slices.Clone(term), i, i+1)
-			if slices.ContainsFunc(others, func(o gmodel.DependencySet) bool { return holds(shorter, o.Keys()) }) {
+			if slices.ContainsFunc(others, func(o model.DependencySet) bool { return holds(shorter, o.Keys()) }) {
 				i++
 				continue
 			}
@@ -209,7 +209,7 @@ func compareSumLines(a, b string) int {
 }
 
 // all is the set of every module.
-var all = gmodel.DependencySet{Pgx: true, KafkaGo: true, Asynq: true, Otel: true, OtelHTTP: true, Cron: true, Consumers: true, GRPC: true}
+var all = model.DependencySet{Pgx: true, KafkaGo: true, Asynq: true, Otel: true, OtelHTTP: true, Cron: true, Consumers: true, GRPC: true}
 
 // tidy renders shape without go.mod and go.sum, writes gomod (and gosum,
 // when given) beside it, runs go mod tidy and returns what it wrote.

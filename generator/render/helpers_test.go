@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // renderService renders every file of the service of a, with the user's
@@ -23,7 +23,7 @@ func renderService(a answers.Answers, userSQL map[string][]byte) (Rendered, erro
 }
 
 // defaultModel is the model of a with the defaults filled in.
-func defaultModel(t testing.TB, a answers.Answers) *gmodel.Model {
+func defaultModel(t testing.TB, a answers.Answers) *model.Model {
 	t.Helper()
 	m, err := NewModel(a.WithDefaults(), nil)
 	if err != nil {

@@ -7,12 +7,12 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gsgen-dev/gsgen/generator/internal/golit"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // buildDashboard writes the service's Grafana dashboard: two graphs a row,
 // on a Prometheus data source the viewer picks.
-func buildDashboard(m *gmodel.Model) ([]byte, error) {
+func buildDashboard(m *model.Model) ([]byte, error) {
 	type (
 		target struct {
 			Expr         string `json:"expr"`
@@ -92,7 +92,7 @@ func buildDashboard(m *gmodel.Model) ([]byte, error) {
 }
 
 // buildRules writes the service's PrometheusRule.
-func buildRules(m *gmodel.Model) ([]byte, error) {
+func buildRules(m *model.Model) ([]byte, error) {
 	type rule struct {
 		Alert       string            `yaml:"alert"`
 		Expr        string            `yaml:"expr"`

@@ -6,7 +6,7 @@ import (
 	"maps"
 	"sync"
 
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
@@ -19,15 +19,15 @@ import (
 //go:embed ownschema.json
 var ownSchemaJSON []byte
 
-var ownSchemas = sync.OnceValues(func() (map[gmodel.Component]sqlschema.Schema, error) {
-	var out map[gmodel.Component]sqlschema.Schema
+var ownSchemas = sync.OnceValues(func() (map[model.Component]sqlschema.Schema, error) {
+	var out map[model.Component]sqlschema.Schema
 	err := json.Unmarshal(ownSchemaJSON, &out)
 	return out, err
 })
 
 // ownSchema is the tables the migrations of components create, from the
 // stored schemas. Each component's migrations touch only its own tables.
-func ownSchema(components []gmodel.Component) (sqlschema.Schema, error) {
+func ownSchema(components []model.Component) (sqlschema.Schema, error) {
 	stored, err := ownSchemas()
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
 )
 
@@ -19,9 +19,9 @@ func TestOwnSchemasAreStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := map[gmodel.Component]sqlschema.Schema{}
+	read := map[model.Component]sqlschema.Schema{}
 	all := map[string][]byte{}
-	for _, c := range gmodel.AllComponents {
+	for _, c := range model.AllComponents {
 		if len(own[c]) == 0 {
 			continue
 		}
@@ -53,7 +53,7 @@ func TestOwnSchemasAreStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	merged, err := ownSchema(gmodel.AllComponents)
+	merged, err := ownSchema(model.AllComponents)
 	if err != nil {
 		t.Fatal(err)
 	}

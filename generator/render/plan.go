@@ -6,9 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	// Imported by another name: the package's tests have a helper named model.
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 )
@@ -30,7 +29,7 @@ type PlannedFile struct {
 	Owner    Owner
 	Template string // path in templates.FS; empty when Build is set
 	Item     any    // the named instance a per-instance template renders
-	Build    func(*gmodel.Model) ([]byte, error)
+	Build    func(*model.Model) ([]byte, error)
 	NoMarker bool // the format has no comment syntax gsgen may use (go.mod, go.sum)
 	// Merge, when set, makes the file shared: an existing file is merged
 	// with the rendered one (go.mod keeps the user's own requirements)
@@ -44,7 +43,7 @@ type FilePlan []PlannedFile
 // Plan decides which files the model's service has and who owns each.
 // Files under a kind's template folders are planned when the kind is on; a
 // template named *.user.tmpl gives a file the user owns.
-func Plan(m *gmodel.Model) (FilePlan, error) {
+func Plan(m *model.Model) (FilePlan, error) {
 	var p FilePlan
 	for _, d := range templateDirs(m) {
 		tmpls, err := templateFiles(d.dir)
@@ -93,7 +92,7 @@ type templateDir struct {
 
 // templateDirs lists the template folders the model's service gets: the
 // shared ones, for what its kinds need, then each kind's own.
-func templateDirs(m *gmodel.Model) []templateDir {
+func templateDirs(m *model.Model) []templateDir {
 	shared := []struct {
 		dir string
 		on  bool
@@ -141,7 +140,7 @@ const userOwnedSuffix = ".user.tmpl"
 const blocksSuffix = ".blocks.tmpl"
 
 // plannedFromTemplate maps templates/<dir>/<rel> to its output path.
-func plannedFromTemplate(m *gmodel.Model, dir, tmpl string, items []Instance) []PlannedFile {
+func plannedFromTemplate(m *model.Model, dir, tmpl string, items []Instance) []PlannedFile {
 	owner := OwnedByGsgen
 	rel := strings.TrimPrefix(tmpl, dir+"/")
 	if strings.HasSuffix(rel, userOwnedSuffix) {
@@ -160,6 +159,6 @@ func plannedFromTemplate(m *gmodel.Model, dir, tmpl string, items []Instance) []
 }
 
 // Instance is a named instance of a component: model.Instance.
-type Instance = gmodel.Instance
+type Instance = model.Instance
 
 func (f PlannedFile) ext() string { return path.Ext(f.Path) }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/generator/internal/golit"
 	"github.com/gsgen-dev/gsgen/generator/internal/inorder"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/templates"
@@ -24,7 +24,7 @@ import (
 // Data is what every template executes with: the model, and for a
 // per-instance file the instance it renders.
 type Data struct {
-	*gmodel.Model
+	*model.Model
 	Item      any
 	UserFiles []string // paths of the files the user owns, for the service README
 }
@@ -70,12 +70,12 @@ var templateFuncs = template.FuncMap{
 	"lowerFirst":    lowerFirst,
 	// demoFills reports whether the demo puts rows in the table of any
 	// of the cleaners (it knows the columns of gsgen's tables only).
-	"demoFills": func(cs []gmodel.CleanerJob) bool {
-		return slices.ContainsFunc(cs, func(c gmodel.CleanerJob) bool { return c.TestInsert != "" })
+	"demoFills": func(cs []model.CleanerJob) bool {
+		return slices.ContainsFunc(cs, func(c model.CleanerJob) bool { return c.TestInsert != "" })
 	},
-	"byQueryName": func(cs []gmodel.CleanerJob) []gmodel.CleanerJob {
+	"byQueryName": func(cs []model.CleanerJob) []model.CleanerJob {
 		// sqlc writes a file's queries sorted by name.
-		return slices.SortedFunc(slices.Values(cs), func(a, b gmodel.CleanerJob) int { return strings.Compare(a.QueryName, b.QueryName) })
+		return slices.SortedFunc(slices.Values(cs), func(a, b model.CleanerJob) int { return strings.Compare(a.QueryName, b.QueryName) })
 	},
 }
 
@@ -133,13 +133,13 @@ func templateFiles(dir string) ([]string, error) {
 }
 
 // Render produces every planned file in memory. Nothing touches the disk.
-func Render(m *gmodel.Model, plan FilePlan) (Rendered, error) {
+func Render(m *model.Model, plan FilePlan) (Rendered, error) {
 	return render(m, plan, func(PlannedFile) bool { return true })
 }
 
 // render produces the planned files that only accepts, in plan order; the
 // templates still see the whole plan (the user's files it lists).
-func render(m *gmodel.Model, plan FilePlan, only func(PlannedFile) bool) (Rendered, error) {
+func render(m *model.Model, plan FilePlan, only func(PlannedFile) bool) (Rendered, error) {
 	root, err := parsed()
 	if err != nil {
 		return nil, fmt.Errorf("parsing templates: %w", err)
@@ -171,7 +171,7 @@ var renderWorkers = runtime.GOMAXPROCS(0)
 
 // renderFile renders one planned file: its template or builder, the
 // generated-code marker, and gofmt for the Go templates that need it.
-func renderFile(root *template.Template, m *gmodel.Model, f PlannedFile, userFiles []string) (RenderedFile, error) {
+func renderFile(root *template.Template, m *model.Model, f PlannedFile, userFiles []string) (RenderedFile, error) {
 	body, err := renderRaw(root, m, f, userFiles)
 	if err != nil {
 		return RenderedFile{}, err
@@ -188,7 +188,7 @@ func renderFile(root *template.Template, m *gmodel.Model, f PlannedFile, userFil
 
 // renderRaw is a planned file's bytes before any gofmt: its template or
 // builder, and the generated-code marker.
-func renderRaw(root *template.Template, m *gmodel.Model, f PlannedFile, userFiles []string) ([]byte, error) {
+func renderRaw(root *template.Template, m *model.Model, f PlannedFile, userFiles []string) ([]byte, error) {
 	var body []byte
 	var err error
 	if f.Build != nil {

@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
@@ -28,7 +28,7 @@ import (
 // declares is checked, with no list of words to keep up to date. The
 // instance named is the latest in the answers of those that bring the
 // identifier (see redeclared).
-func CheckGo(m *gmodel.Model, files Rendered) error {
+func CheckGo(m *model.Model, files Rendered) error {
 	byDir := map[string][]RenderedFile{}
 	for _, f := range files {
 		if path.Ext(f.Path) == ".go" {
@@ -51,7 +51,7 @@ func CheckGo(m *gmodel.Model, files Rendered) error {
 // instanceFilesLast orders a package's files: gsgen's own first, then each
 // instance's in the order of the answers, so a collision is found at the
 // instance that brings it.
-func instanceFilesLast(m *gmodel.Model, files []RenderedFile) []RenderedFile {
+func instanceFilesLast(m *model.Model, files []RenderedFile) []RenderedFile {
 	rank := func(f RenderedFile) int {
 		it, ok := f.Item.(Instance)
 		if !ok {
@@ -70,7 +70,7 @@ var goContexts = [][2]string{{"linux", "amd64"}, {"darwin", "arm64"}, {"windows"
 // checkGoFileName refuses an instance's Go file that Go would not build as
 // its template's other files are built: a test file that is not meant to be
 // one, or a file with a GOOS or GOARCH suffix.
-func checkGoFileName(m *gmodel.Model, f RenderedFile) error {
+func checkGoFileName(m *model.Model, f RenderedFile) error {
 	it, ok := f.Item.(Instance)
 	if !ok {
 		return nil
@@ -105,7 +105,7 @@ type declared struct {
 // checkDeclarations refuses two declarations of one package-level
 // identifier (or one method of a type) among the files of one directory,
 // each package (a _test package is its own) apart.
-func checkDeclarations(m *gmodel.Model, files []RenderedFile) error {
+func checkDeclarations(m *model.Model, files []RenderedFile) error {
 	seen := map[string]declared{}
 	for _, f := range files {
 		top, err := readTopLevel(f.Path, f.Content)
@@ -128,7 +128,7 @@ func checkDeclarations(m *gmodel.Model, files []RenderedFile) error {
 // again, naming the instance that brings it: of the instances whose file
 // declares it, or (in a file gsgen renders for all of them, such as
 // worker.go) whose Go name it holds, the latest in the answers.
-func redeclared(m *gmodel.Model, files []RenderedFile, name string, first, again declared) error {
+func redeclared(m *model.Model, files []RenderedFile, name string, first, again declared) error {
 	var suspects []Instance
 	for _, d := range []declared{first, again} {
 		if it, ok := d.file.Item.(Instance); ok {
@@ -178,12 +178,12 @@ func sameInstance(a, b Instance) bool {
 // instanceField is the answer an instance comes from ("workers[1].name",
 // "tasks[0].type") and its index in its list; "" and -1 when it is none of
 // the model's.
-func instanceField(m *gmodel.Model, it Instance) (string, int) {
+func instanceField(m *model.Model, it Instance) (string, int) {
 	for _, k := range m.KindsOn() {
 		for i, x := range k.InstancesOf(m) {
 			if sameInstance(x, it) {
 				key := "name"
-				if k.Name == gmodel.Task {
+				if k.Name == model.Task {
 					key = "type"
 				}
 				return fmt.Sprintf("%s[%d].%s", k.Instances.Field, i, key), i
@@ -196,7 +196,7 @@ func instanceField(m *gmodel.Model, it Instance) (string, int) {
 // CheckInstanceGo renders the Go packages the model's named instances live
 // in and checks them as Generate does (CheckGo): what gsgen add asks
 // a name against as it is typed, without rendering the whole service.
-func CheckInstanceGo(m *gmodel.Model) error {
+func CheckInstanceGo(m *model.Model) error {
 	plan, err := Plan(m)
 	if err != nil {
 		return err

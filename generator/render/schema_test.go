@@ -7,7 +7,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/internal/sqlfixture"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
@@ -17,7 +17,7 @@ func TestGsgenMigrationsArePlainSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(own[gmodel.Outbox]) == 0 || len(own[gmodel.Kafka]) == 0 {
+	if len(own[model.Outbox]) == 0 || len(own[model.Kafka]) == 0 {
 		t.Fatalf("no migrations found: %v", own)
 	}
 	for c, files := range own {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 )
 
 // userTableSQL is a migration of the user's own, so that a cleaner can
@@ -37,7 +37,7 @@ func AcceptedSpace() ([]AcceptedService, error) {
 	// main.go's order and the ladder: crossing it with every set would
 	// double the space (and the minutes of the test that builds it) to
 	// prove nothing new, so it joins the few shapes below instead.
-	crossed := slices.DeleteFunc(slices.Clone(gmodel.AllComponents), func(c gmodel.Component) bool { return c == gmodel.GRPC })
+	crossed := slices.DeleteFunc(slices.Clone(model.AllComponents), func(c model.Component) bool { return c == model.GRPC })
 	for set := 1; set < 1<<len(crossed); set++ {
 		var comps []string
 		code := ""

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	gmodel "github.com/gsgen-dev/gsgen/generator/model"
+	"github.com/gsgen-dev/gsgen/generator/model"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/sqlc"
 	"github.com/gsgen-dev/gsgen/generator/sqlschema"
@@ -16,7 +16,7 @@ import (
 
 // Service renders every file of plan: with sqlc's output for a service
 // that uses PostgreSQL (userSQL is the SQL of the user's own, by path).
-func Service(m *gmodel.Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
+func Service(m *model.Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
 	if !m.UsesPostgres {
 		return Render(m, plan)
 	}
@@ -29,7 +29,7 @@ func Service(m *gmodel.Model, plan FilePlan, userSQL map[string][]byte) (Rendere
 // TestOwnSQLCOutputIsSQLCs; no child process, no WebAssembly parser without
 // cgo), with SQL of the user's by the sqlc child, which takes about as long
 // as the rendering.
-func renderBesideSQLC(m *gmodel.Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
+func renderBesideSQLC(m *model.Model, plan FilePlan, userSQL map[string][]byte) (Rendered, error) {
 	inputs, err := render(m, plan, func(f PlannedFile) bool { return sqlc.IsInput(f.Path) })
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func sqlcOutput(inputs Rendered, userSQL map[string][]byte) (Rendered, error) {
 // ownSQLCOutput renders what sqlc writes for gsgen's own SQL: db.go and
 // models.go, and one <name>.sql.go for each db/queries/<name>.sql among
 // inputs, from templates/sqlc.
-func ownSQLCOutput(m *gmodel.Model, inputs Rendered) (Rendered, error) {
+func ownSQLCOutput(m *model.Model, inputs Rendered) (Rendered, error) {
 	root, err := parsed()
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func ownSQLCOutput(m *gmodel.Model, inputs Rendered) (Rendered, error) {
 // every `migrate up`, and with it every new pod, would fail. A newer gsgen
 // adds migrations of its own, so a clash can appear at regen of a service
 // that had none.
-func CheckMigrationVersions(m *gmodel.Model, plan FilePlan, userSQL map[string][]byte) error {
+func CheckMigrationVersions(m *model.Model, plan FilePlan, userSQL map[string][]byte) error {
 	gsgens := map[int64]string{}
 	for _, f := range plan {
 		if v, ok := migrationVersion(f.Path); ok && f.Owner == OwnedByGsgen {
