@@ -10,26 +10,24 @@ import (
 	"github.com/gsgen-dev/gsgen/generator/problem"
 )
 
-// Kind describes one kind of part a service can have, in one place. Plan
-// renders its template folders when it is on (its _item_ files once per
-// named instance), the ladder holds its timeouts to their drain, the
-// deployment sets the variables its config reads, the answers' limits bound
-// its numbers, the pool counts its connections, the dashboard and alert
-// rules show its panels and alerts, gsgen new and add take its flags (and
-// the interview asks those with a title), add and remove edit its named
-// instances, its defaults fill its unanswered answers, and its forget
-// drops its answers when gsgen remove takes it out (or refuses). Package
-// answers reaches its name, instances, defaults and forget through the
-// answers.KindSpec registerKinds gives it, and keeps only what is about
-// the answers as a whole: the service-wide defaults (module, components,
+// Kind is one kind of part a service can have (a component, or a part
+// listed by name as workers and tasks are), complete in its own
+// kind_<name>.go: its model type, and through its hooks its defaults and
+// remove edits (package answers reaches them through the answers.KindSpec
+// registerKinds gives it), its derivation and validation, the template
+// folders plan renders when it is on (its _item_ files once per named
+// instance), its drains and bounds on the ladder, the variables its config
+// reads, the limits of its numbers, its pool share, names and topics, its
+// dashboard panels and alerts, its flags of gsgen new and add, and its
+// interview questions. Package answers keeps only what is about the
+// answers as a whole: the service-wide defaults (module, components,
 // timeouts, the HTTP port, ci), the Default* values, and the rules of add
-// and remove that join two kinds. A new kind is
-// one entry in Kinds (its declaration in a kind_<name>.go of its own), its
-// template folder (a template named *.user.tmpl gives a file the user owns;
-// *.blocks.tmpl holds its named pieces of main.go, config.go and the
-// README), and the lines of main.go.tmpl, config.go.tmpl and README.md.tmpl
-// that place those pieces: main.go.tmpl is the one place where the start
-// and stop order is written.
+// and remove that join two kinds. A new kind is one entry in Kinds, its
+// kind_<name>.go, its template folder (a template named *.user.tmpl gives
+// a file the user owns; *.blocks.tmpl holds its named pieces of main.go,
+// config.go and the README), and the lines of main.go.tmpl, config.go.tmpl
+// and README.md.tmpl that place those pieces: main.go.tmpl is the one place
+// where the start and stop order is written.
 type Kind struct {
 	Name Component // what gsgen.yaml, gsgen add and gsgen remove call it
 	// Chosen says it is one of components:; the other kinds (worker, task)
