@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
@@ -127,11 +128,18 @@ func TestInFlightRPCFinishesDuringShutdownAndANewOneIsRefused(t *testing.T) {
 
 	shutdown := make(chan error, 1)
 	go func() { shutdown <- s.Shutdown(hangCtx(t)) }()
-	// Shutdown has begun once the listener refuses a new connection; the
-	// call in flight must outlive that.
+	// Shutdown has begun once the listener refuses a new connection, and
+	// has reached the connection the call is on once that leaves READY:
+	// told to go away (GracefulStop: the call runs on) or closed (Stop: the
+	// call is cut). The call in flight must outlive both.
 	for refused := false; !refused; {
 		_, err := healthpb.NewHealthClient(dial(t, addr)).Check(hangCtx(t), &healthpb.HealthCheckRequest{})
 		refused = status.Code(err) == codes.Unavailable
+	}
+	for st := conn.GetState(); st == connectivity.Ready; st = conn.GetState() {
+		if !conn.WaitForStateChange(hangCtx(t), st) {
+			t.Fatal("the connection of the call in flight is still READY a minute into Shutdown")
+		}
 	}
 	select {
 	case err := <-shutdown:
