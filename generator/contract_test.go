@@ -102,7 +102,7 @@ func TestServiceSaysTheContract(t *testing.T) {
 		case m == nil:
 			t.Errorf("%s no longer says /%s/: fix the pattern or the template", c.file, c.pattern)
 		case m[1] != c.want:
-			t.Errorf("%s says %q, the contract (generator/contract.go) %q", c.file, m[1], c.want)
+			t.Errorf("%s says %q, the contract (generator/model/contract.go) %q", c.file, m[1], c.want)
 		}
 	}
 }

@@ -38,7 +38,7 @@ var (
 
 // PlanFor is the plan a log of service is measured against: the service's,
 // or the dedicated asynq worker's, which runs in a pod of its own with no
-// preStop and one drain. It is an *generator.InputError when the log is of
+// preStop and one drain. It is an *problem.InputError when the log is of
 // another service.
 func PlanFor(m *model.Model, service, dir string) (Plan, error) {
 	if service == m.Name {

@@ -157,7 +157,7 @@ func runAsynqServer(pass *analysis.Pass) (any, error) {
 }
 
 // taskMargin is how far under ShutdownTimeout a task timeout must end: the
-// margin gsgen's services keep (generator.TaskMargin; a test holds the two
+// margin gsgen's services keep (model.TaskMargin; a test holds the two
 // equal). One second is the least asynq can express: it keeps task timeouts
 // in whole seconds.
 const taskMargin = time.Second

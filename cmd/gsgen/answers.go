@@ -72,7 +72,7 @@ func addSettingFlags(cmd *cobra.Command) *settingFlags {
 	return f
 }
 
-// addKindFlags registers the kinds' own flags (generator.KindFlags): a new
+// addKindFlags registers the kinds' own flags (model.KindFlags): a new
 // kind brings them without a line here. newOnly picks those only gsgen new
 // takes, or the others.
 func (f *settingFlags) addKindFlags(fs *pflag.FlagSet, newOnly bool) {

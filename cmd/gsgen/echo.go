@@ -11,7 +11,7 @@ import (
 )
 
 // A message repeats at most a few dozen characters of anything the user
-// typed (generator.Quote): a 50 MB argument must not make a 50 MB message.
+// typed (problem.Quote): a 50 MB argument must not make a 50 MB message.
 // gsgen's own messages quote values that way; these catch the messages of
 // cobra and pflag, which repeat arguments, flag names and values whole.
 

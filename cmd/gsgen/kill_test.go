@@ -18,7 +18,7 @@ import (
 )
 
 // killtestBinary is gsgen built once per test process with the kill-test
-// hook (generator/pause_killtest.go): GSGEN_TEST_PAUSE_AT=N stops it at the
+// hook (generator/servicedir/pause_killtest.go): GSGEN_TEST_PAUSE_AT=N stops it at the
 // Nth point of its write, where a test kills it or lets it go on.
 var killtestBinary = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "gsgen-killtest-")

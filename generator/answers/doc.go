@@ -5,9 +5,9 @@
 // nothing of the model, the templates or the files a run writes: package
 // generator turns answers into a service.
 //
-// The kinds of part are generator's (generator.Kinds); their spec side
+// The kinds of part are model's (model.Kinds); their spec side
 // (name, named instances, defaults, what remove forgets) reaches this
-// package through Register, which generator calls for every kind, in
+// package through Register, which model calls for every kind, in
 // order, when it is loaded. Until then answers knows no component: its
 // own tests use only what needs none (the answers file, the defaults of
 // the components that are not hooks).

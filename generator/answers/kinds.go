@@ -36,7 +36,7 @@ type KindSpec struct {
 	Forget func(*Answers) error
 }
 
-// kinds is every kind registered, in generator.Kinds' order.
+// kinds is every kind registered, in model.Kinds' order.
 var kinds []KindSpec
 
 // Register adds the spec side of a kind. Package generator registers each

@@ -43,7 +43,7 @@ func TestContractIsWhatTheDocsSay(t *testing.T) {
 				for _, m := range re.FindAllStringSubmatch(text, -1) {
 					found++
 					if !slices.Contains(n.Spellings(), m[1]) {
-						t.Errorf("%s says %q: %s is %s in the contract (generator/contract.go)", name, m[0], n.Key, n.Text())
+						t.Errorf("%s says %q: %s is %s in the contract (generator/model/contract.go)", name, m[0], n.Key, n.Text())
 					}
 				}
 			}

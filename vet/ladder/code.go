@@ -34,7 +34,7 @@ type setting struct {
 // drainVar ties a drain of the ladder to the environment variable that
 // gsgen's config reads it from and the answer it comes from.
 type drainVar struct {
-	name   string // as generator.Ladder names it
+	name   string // as model.Ladder names it
 	env    string
 	answer string
 }

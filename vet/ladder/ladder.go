@@ -75,7 +75,7 @@ type container struct {
 // the manifests under dir with the ladder of the binary it runs: the drains
 // that binary does (read from the main packages among pkgs), with the
 // durations the ConfigMap, the config's defaults or the code's constants
-// give them. Broken YAML or an unreadable dir is a *generator.InputError.
+// give them. Broken YAML or an unreadable dir is a *problem.InputError.
 func Check(dir string, pkgs []*packages.Package) ([]vet.Finding, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs // positions like the Go code's, so that findings sort by file

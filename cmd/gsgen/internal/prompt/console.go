@@ -33,7 +33,7 @@ func NewTerminal(in io.Reader, out io.Writer) *Console {
 // usable with a screen reader and on a dumb terminal, and drivable from a
 // script. When in ends before the last answer, or has a line it cannot take
 // (too long, not UTF-8, a read error), the question being asked fails with
-// an *generator.InputError instead of taking its default.
+// an *problem.InputError instead of taking its default.
 func NewAccessible(in io.Reader, out io.Writer) *Console {
 	lines := NewLines(in)
 	return &Console{in: lines, out: out, lines: lines, signals: watchSignals()}

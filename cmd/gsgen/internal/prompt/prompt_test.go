@@ -64,7 +64,7 @@ func TestLinesStopsAtALineItCannotHandOn(t *testing.T) {
 
 // FuzzAccessibleChoice: whatever lines an accessible select or multi-select
 // reads (a number out of range, 0, words, NULs, nothing), it answers with
-// one of its options or fails with an *generator.InputError: it never
+// one of its options or fails with an *problem.InputError: it never
 // panics, as huh's own select does when the input ends after a bad choice.
 func FuzzAccessibleChoice(f *testing.F) {
 	for _, seed := range []string{"9\n", "0\n", "words\n", "\x00\n", "", "2\n", "-1\n", "1\n9\n", "99999999999999999999\n"} {
@@ -88,7 +88,7 @@ func checkChoice(t *testing.T, err error, got ...string) {
 	if err != nil {
 		var input *problem.InputError
 		if !errors.As(err, &input) {
-			t.Fatalf("err = %v (%T), want an *generator.InputError", err, err)
+			t.Fatalf("err = %v (%T), want an *problem.InputError", err, err)
 		}
 		return
 	}
