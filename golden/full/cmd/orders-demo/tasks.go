@@ -22,8 +22,16 @@ func redisOpt(n int) asynq.RedisClientOpt {
 	if addr == "" {
 		addr = "127.0.0.1:6379"
 	}
-	return asynq.RedisClientOpt{Addr: addr, Password: os.Getenv("REDIS_PASSWORD"), DB: 12 - n}
+	return asynq.RedisClientOpt{Addr: addr, Password: os.Getenv("REDIS_PASSWORD"), DB: 12 - n,
+		DialTimeout: redisTimeout, ReadTimeout: redisTimeout, WriteTimeout: redisTimeout}
 }
+
+// redisTimeout bounds each of the demo's Redis calls, beyond go-redis's
+// 3s: a socket deadline runs on while the demo is paused (Ctrl+Z, a
+// laptop's lid, a test's SIGSTOP) or starved on a loaded machine, and a
+// call in flight then fails on resuming. A minute still ends the wait on
+// a Redis that hangs.
+const redisTimeout = time.Minute
 
 // emptyQueue deletes what an earlier run left in the demo's queue, so that
 // its counts are this run's.
