@@ -1,4 +1,4 @@
-package golden
+package demo
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
 	"github.com/gsgen-dev/gsgen/lab"
 )
 
@@ -230,16 +231,16 @@ func runDemo(t *testing.T, gsgenDir string, servers demoServers, edits ...lab.Ed
 func demoCmd(t *testing.T, gsgenDir string, servers demoServers, edits ...lab.Edit) (*exec.Cmd, *demoOutput) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "full")
-	if err := os.CopyFS(dir, os.DirFS("full")); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "full"))); err != nil {
 		t.Fatal(err)
 	}
 	if err := lab.Apply(dir, edits...); err != nil {
 		t.Fatal(err)
 	}
-	goCmd(t, dir, "build", "-o", "demo", "./cmd/orders-demo")
+	gotool.Run(t, dir, "build", "-o", "demo", "./cmd/orders-demo")
 	pg, redis := testServers()
 	fake := "#!/bin/sh\nexit 1 # docker is not running\n"
-	env := serviceTestEnv()
+	env := gotool.Env()
 	if servers == demoCompose {
 		fake = fmt.Sprintf(`#!/bin/sh
 # A stand-in for docker whose compose "runs" the test's servers.
