@@ -83,22 +83,6 @@ func readService(t *testing.T, dir string) *Service {
 	return svc
 }
 
-// generatedFile is the content of path in a service "shop" of components.
-func generatedFile(t *testing.T, path string, components ...string) []byte {
-	t.Helper()
-	_, files, err := Generate(answers.Answers{Name: "shop", Components: components}.WithDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if f.Path == path {
-			return f.Content
-		}
-	}
-	t.Fatalf("no %s generated", path)
-	return nil
-}
-
 // A handler of the user's from before batched consumers (its Handle takes no
 // transaction) is kept as it is, with a warning that says what to change;
 // the handler gsgen writes today gets none.

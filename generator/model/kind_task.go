@@ -190,11 +190,11 @@ func taskFromFlags(a answers.Answers, name string, f AddFlagValues) (answers.Ans
 	}
 	var retries *int // not given: the default
 	if f.Changed("max-retry") {
-		if n := f.Int("max-retry"); n < 0 {
+		n := f.Int("max-retry")
+		if n < 0 {
 			return a, &problem.InputError{Field: "--max-retry", Msg: fmt.Sprintf("%d is negative", n), Fix: "give 0 (never retried) or more, or leave it out for the default 5"}
-		} else {
-			retries = answers.Retries(n)
 		}
+		retries = answers.Retries(n)
 	}
 	return a.AddTask(answers.TaskAnswers{Type: name, Timeout: answers.Duration(f.Duration("timeout")), Queue: f.String("queue"), MaxRetry: retries})
 }

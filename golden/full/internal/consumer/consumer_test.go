@@ -553,7 +553,7 @@ func TestConsumerTakesAtMostItsConnections(t *testing.T) {
 		msgs = append(msgs, event(i%partitions, fmt.Sprintf("evt-%03d", i)))
 	}
 	k.produce(msgs...)
-	h := &overlapping{recorder: k.recorder(), limit: transactions, released: make(chan struct{})}
+	h := &overlapping{recorder: k.recorder(), released: make(chan struct{})}
 	cfg := k.config("its-conns")
 	cfg.BatchSize = 1 // a transaction per message: many chances to overlap
 	stop := k.start(cfg, h)
@@ -573,10 +573,10 @@ const holdFor = 3 * time.Second
 
 // overlapping is a recorder that notes the most handler calls running at
 // once. Calls wait in the handler, holding their transactions, until one
-// call more than limit runs (caught) or holdFor has passed since the first.
+// call more than transactions runs (caught) or holdFor has passed since the
+// first.
 type overlapping struct {
 	*recorder
-	limit         int32
 	running, most atomic.Int32
 	released      chan struct{}
 	start, stop   sync.Once
@@ -589,7 +589,7 @@ func (h *overlapping) Handle(ctx context.Context, tx pgx.Tx, msg kafka.Message) 
 	}
 	release := func() { h.stop.Do(func() { close(h.released) }) }
 	h.start.Do(func() { time.AfterFunc(holdFor, release) })
-	if n > h.limit {
+	if n > transactions {
 		release()
 	}
 	<-h.released

@@ -1,4 +1,4 @@
-package generator
+package render
 
 import (
 	"regexp"
@@ -7,28 +7,17 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	"github.com/gsgen-dev/gsgen/generator/model"
 )
-
-// defaultModel is the model of a with the defaults filled in.
-func defaultModel(t testing.TB, a answers.Answers) *model.Model {
-	t.Helper()
-	m, err := NewModel(a.WithDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 // The limits gsgen checks are the ones the service's config.go enforces:
 // one definition, written into the template.
 func TestLimitsAreTheServicesOwn(t *testing.T) {
 	a := answers.Answers{Name: "orders", Components: []string{"http", "outbox", "asynq", "cleaner"}}.WithDefaults()
-	m, files, err := Generate(a)
+	files, err := renderService(a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	limits := m.Limits
+	limits := defaultModel(t, a).Limits
 	var config string
 	for _, f := range files {
 		if f.Path == "internal/config/config.go" {
@@ -41,7 +30,7 @@ func TestLimitsAreTheServicesOwn(t *testing.T) {
 			t.Errorf("config.go does not bound %s by %d", env, limit)
 		}
 	}
-	at := func(edit func(*answers.Answers)) error { b := a; edit(&b); _, err := NewModel(b); return err }
+	at := func(edit func(*answers.Answers)) error { b := a; edit(&b); _, err := NewModel(b, nil); return err }
 	if err := at(func(b *answers.Answers) { b.Outbox.BatchSize = limits.OutboxBatchSize }); err != nil {
 		t.Errorf("the limit itself is refused: %v", err)
 	}
