@@ -141,9 +141,10 @@ func checkModel(t *testing.T, m *model.Model) {
 			t.Fatalf("accepted a timeout of %v in ladder %+v", d, l)
 		}
 	}
-	// Without HTTP no Service routes to the pod: no preStop, and only then.
-	if (l.PreStop <= 0) == m.HTTP {
-		t.Fatalf("preStop %v in the ladder of a service with http %v", l.PreStop, m.HTTP)
+	// Without HTTP or gRPC no Service routes to the pod: no preStop, and
+	// only then.
+	if routed := m.HTTP || m.GRPC != nil; (l.PreStop <= 0) == routed {
+		t.Fatalf("preStop %v in the ladder of a service with http %v, grpc %v", l.PreStop, m.HTTP, m.GRPC != nil)
 	}
 	worst := new(big.Int)
 	for _, d := range []time.Duration{l.PreStop, l.LongestDrain().D, l.Close, l.Margin} {
