@@ -59,7 +59,15 @@ var (
 	// that cannot renew keeps running: the last quarter is for its run to
 	// stop before another replica may take the lease.
 	LeaseKeepShare = Share{3, 4}
+	// LeasePollShare of the TTL is how often a replica that does not hold
+	// the lease looks again while a tick is overdue (its holder slow or
+	// gone), at most every LeasePollMax.
+	LeasePollShare = Share{1, 30}
 )
+
+// LeasePollMax is the longest wait between those looks at an overdue tick,
+// however long the TTL.
+const LeasePollMax = time.Second
 
 // Share is a fraction of a duration: Share{3, 4} is three quarters.
 type Share struct{ Num, Den int }
@@ -81,7 +89,7 @@ func (s Share) Rest() Share { return Share{s.Den - s.Num, s.Den} }
 // Words is s as prose writes it, "three quarters"; a share without words
 // fails the render that asks for them.
 func (s Share) Words() (string, error) {
-	words := map[Share]string{{1, 2}: "half", {1, 3}: "third", {1, 4}: "quarter", {3, 4}: "three quarters"}
+	words := map[Share]string{{1, 2}: "half", {1, 3}: "third", {1, 4}: "quarter", {3, 4}: "three quarters", {1, 30}: "thirtieth"}
 	if w, ok := words[s]; ok {
 		return w, nil
 	}
@@ -166,6 +174,8 @@ var Contract = []Number{
 	{"lease.ttl_max", maxLeaseTTL, "the longest lease TTL", []string{`lease outlives it \(\S+ to (\S+)\)`}},
 	{"lease.renew", LeaseRenewShare, "of the TTL between renewals", []string{`renews it every (third) of its TTL`}},
 	{"lease.keep", LeaseKeepShare, "of the TTL a holder that cannot renew keeps running", []string{`cuts its run's context at (three quarters) of the TTL`}},
+	{"lease.poll", LeasePollShare, "of the TTL between a waiting replica's looks at an overdue tick", nil},
+	{"lease.poll_max", LeasePollMax, "the longest wait between those looks", nil},
 	{"names.max", maxInstanceName, "characters of a consumer's, cleaner's or worker's name", []string{`workers have at most (\d+) characters`}},
 	{"gsgen.lock_wait", servicedir.LockWait, "how long a run waits for another on the same service", []string{
 		`a second run waits up to (\d+ s)`, `kept the service locked \(` + "`LockError`" + `\) for longer than (\d+ s)`}},
