@@ -37,6 +37,9 @@ type Kind struct {
 	Menu   string   // a component's line in gsgen new's menu of components
 	Dirs   []string // its template folders under templates/
 	Needs  []Need   // the servers it talks to
+	// Listens is the variable of the address it serves on (HTTP_ADDR), if
+	// it serves: the service's own tests give it a free port.
+	Listens string
 	// Instances is its named instances in the answers; nil for a kind that
 	// has none (http, outbox, asynq).
 	Instances *answers.Instances
@@ -147,6 +150,26 @@ func KindNames() []string {
 // KindsOn lists the kinds the model's service has, in order.
 func (m *Model) KindsOn() []*Kind {
 	return slices.DeleteFunc(slices.Clone(Kinds), func(k *Kind) bool { return !k.on(m) })
+}
+
+// Listener is the variable of an address the service listens on, for its
+// own tests; Taken marks the one a test points at a port already in use.
+type Listener struct {
+	Var   string
+	Taken bool
+}
+
+// Listeners are the addresses the service listens on: the admin
+// listener's, then each serving kind's in the kinds' order, the one named
+// taken marked (none for "").
+func (m *Model) Listeners(taken string) []Listener {
+	out := []Listener{{Var: "ADMIN_ADDR", Taken: taken == "ADMIN_ADDR"}}
+	for _, k := range m.KindsOn() {
+		if k.Listens != "" {
+			out = append(out, Listener{Var: k.Listens, Taken: taken == k.Listens})
+		}
+	}
+	return out
 }
 
 // placed lists the kinds that are on, and the extra pieces that are (as the

@@ -38,6 +38,7 @@ type GRPCServer struct {
 var grpcKind = &Kind{Name: GRPC, Chosen: true, What: "a gRPC server (google.golang.org/grpc) with the health service and GracefulStop",
 	Menu:     "gRPC server with the health service (grpc.health.v1); GracefulStop bounded, then Stop",
 	Dirs:     []string{"grpc"},
+	Listens:  "GRPC_ADDR",
 	on:       func(m *Model) bool { return m.GRPC != nil },
 	defaults: grpcDefaults, derive: grpcDerive, forget: func(a *answers.Answers) error { a.GRPC = answers.GRPCAnswers{}; return nil },
 	drains: grpcDrains, env: grpcEnv, settings: grpcSettings, flags: grpcFlags,

@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -138,4 +139,26 @@ func kindFlag(t *testing.T, name string) KindFlag {
 	}
 	t.Fatalf("no kind flag --%s", name)
 	return KindFlag{}
+}
+
+// The service's own tests start it with every listener on a free port, and
+// point one at a taken port: gRPC's address is among them, after HTTP's.
+func TestListenersNameEveryServingKind(t *testing.T) {
+	for _, tc := range []struct {
+		comps []string
+		taken string
+		want  []Listener
+	}{
+		{[]string{"outbox"}, "", []Listener{{"ADMIN_ADDR", false}}},
+		{[]string{"grpc"}, "ADMIN_ADDR", []Listener{{"ADMIN_ADDR", true}, {"GRPC_ADDR", false}}},
+		{[]string{"grpc", "http"}, "HTTP_ADDR", []Listener{{"ADMIN_ADDR", false}, {"HTTP_ADDR", true}, {"GRPC_ADDR", false}}},
+	} {
+		m, err := newModel(grpcAnswers(tc.comps...).WithDefaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Listeners(tc.taken); !slices.Equal(got, tc.want) {
+			t.Errorf("%v, taken %q: listeners %v, want %v", tc.comps, tc.taken, got, tc.want)
+		}
+	}
 }

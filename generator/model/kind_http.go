@@ -9,7 +9,7 @@ import (
 // The http kind: a net/http server with graceful Shutdown, drained in
 // step 3 within its own timeout.
 
-var httpKind = &Kind{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"},
+var httpKind = &Kind{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) with graceful Shutdown", Dirs: []string{"http"}, Listens: "HTTP_ADDR",
 	ask:    httpAsk,
 	Menu:   "net/http server with /healthz, /readyz (503 once shutdown begins) and your routes",
 	on:     func(m *Model) bool { return m.HTTP },
