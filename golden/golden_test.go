@@ -1,7 +1,8 @@
 // Package golden holds the expected output of gsgen for named presets: for
 // each golden/<preset>.yaml (an answers file) the tree golden/<preset>/ is
-// exactly what gsgen writes. `go test ./golden -update` rewrites the trees;
-// read the diff before committing it.
+// exactly what gsgen writes. `go test ./golden ./golden/rerun -update`
+// rewrites the trees (golden/rerun/service is the rerun sequence's); read the
+// diff before committing it.
 package golden
 
 import (
@@ -19,6 +20,7 @@ import (
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
+	"github.com/gsgen-dev/gsgen/golden/internal/tree"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden trees from the current templates")
@@ -74,24 +76,6 @@ func presetAnswers(t *testing.T, p preset) answers.Answers {
 	return a.WithDefaults()
 }
 
-func readTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func TestGolden(t *testing.T) {
 	for _, p := range presets(t) {
 		t.Run(p.name, func(t *testing.T) {
@@ -106,7 +90,7 @@ func TestGolden(t *testing.T) {
 				}
 				return
 			}
-			want, got := readTree(t, p.tree), readTree(t, out)
+			want, got := tree.Read(t, p.tree), tree.Read(t, out)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("gsgen output differs from golden/%s (-golden +generated); if intended, run go test ./golden -update and read the diff:\n%s", p.name, diff)
 			}
@@ -121,7 +105,7 @@ func TestGoldenDeterministic(t *testing.T) {
 			a, b := filepath.Join(t.TempDir(), "a", p.name), filepath.Join(t.TempDir(), "b", p.name)
 			generate(t, p, a)
 			generate(t, p, b)
-			if diff := cmp.Diff(readTree(t, a), readTree(t, b)); diff != "" {
+			if diff := cmp.Diff(tree.Read(t, a), tree.Read(t, b)); diff != "" {
 				t.Errorf("two runs differ:\n%s", diff)
 			}
 		})

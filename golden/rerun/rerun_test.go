@@ -1,7 +1,11 @@
-package golden
+// Package rerun replays a recorded sequence of gsgen runs on one service
+// (steps.txt) and compares where it ends with service/. It is a package of
+// its own so that its builds run beside the golden package's.
+package rerun
 
 import (
 	"bufio"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +14,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
+	"github.com/gsgen-dev/gsgen/golden/internal/tree"
 )
+
+var update = flag.Bool("update", false, "rewrite service/ from what the steps end with")
 
 // TestRerun replays golden/rerun/steps.txt with the real gsgen binary and
 // compares the service it ends with against golden/rerun/service: the
@@ -21,7 +30,7 @@ import (
 func TestRerun(t *testing.T) {
 	root := t.TempDir()
 	bin := filepath.Join(root, "gsgen")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/gsgen")
+	build := exec.Command("go", "build", "-o", bin, "../../cmd/gsgen")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building gsgen: %v\n%s", err, out)
 	}
@@ -29,7 +38,7 @@ func TestRerun(t *testing.T) {
 	os.Mkdir(work, 0o755)
 	service := filepath.Join(work, "shop")
 
-	f, err := os.Open(filepath.Join("rerun", "steps.txt"))
+	f, err := os.Open("steps.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,13 +101,13 @@ func TestRerun(t *testing.T) {
 			}
 		}
 		if !testing.Short() {
-			goCmd(t, service, "build", "./...")
-			goCmd(t, service, "vet", "./...")
-			goCmd(t, service, "test", "./...")
+			gotool.Run(t, service, "build", "./...")
+			gotool.Run(t, service, "vet", "./...")
+			gotool.Run(t, service, "test", "./...")
 		}
 	}
 	got := service
-	want := filepath.Join("rerun", "service")
+	want := "service"
 	if *update {
 		if err := os.RemoveAll(want); err != nil {
 			t.Fatal(err)
@@ -108,8 +117,8 @@ func TestRerun(t *testing.T) {
 		}
 		return
 	}
-	if diff := cmp.Diff(readTree(t, want), readTree(t, got)); diff != "" {
-		t.Errorf("the rerun sequence ends with another service than golden/rerun/service (-golden +now); if intended, go test ./golden -update:\n%s", diff)
+	if diff := cmp.Diff(tree.Read(t, want), tree.Read(t, got)); diff != "" {
+		t.Errorf("the rerun sequence ends with another service than golden/rerun/service (-golden +now); if intended, go test ./golden/rerun -update:\n%s", diff)
 	}
 }
 
