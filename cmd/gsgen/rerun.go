@@ -112,6 +112,32 @@ func printAddNextSteps(e *env, dir string, changes servicedir.Changes) {
 	fmt.Fprintln(e.stdout, "  make test")
 }
 
+// printRemoveNextSteps says what to do after a remove that left files of
+// the user's in place: what called them is gone, and go.mod requires only
+// the modules gsgen's own files import, so they may no longer build as
+// they are. A remove that left none needs nothing more.
+func printRemoveNextSteps(e *env, dir string, changes servicedir.Changes) {
+	var left []string
+	for _, c := range changes {
+		if c.Action == servicedir.Leave {
+			left = append(left, c.Path)
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	fmt.Fprintln(e.stdout, "\nNext steps:")
+	them, they := "it", "it imports"
+	if len(left) > 1 {
+		them, they = "them", "they import"
+	}
+	fmt.Fprintf(e.stdout, "  adapt or delete %s: what used %s is removed, and go.mod no longer requires a module only %s\n", strings.Join(left, ", "), them, they)
+	if dir != "." {
+		fmt.Fprintf(e.stdout, "  %s\n", shellJoin("cd", dir))
+	}
+	fmt.Fprintln(e.stdout, "  go build ./... && make test")
+}
+
 // rerunNote explains a change that needs more than its action.
 func rerunNote(c servicedir.Change) string {
 	switch {
@@ -365,10 +391,14 @@ deleted; the files you own for it are left in place and listed.`,
 			if len(args) == 2 {
 				name = args[1]
 			}
-			return rerun(e, rf, func(a *answers.Answers) (err error) {
+			changes, err := rerunService(e, rf, func(_ *generator.Service, a *answers.Answers) (err error) {
 				*a, err = a.RemoveComponent(answers.Component(args[0]), name)
 				return err
 			})
+			if err == nil && !rf.dryRun {
+				printRemoveNextSteps(e, rf.dir, changes)
+			}
+			return err
 		},
 	}
 	rf = addRerunFlags(cmd)

@@ -179,7 +179,8 @@ func TestAddCleanerOnTheUsersTable(t *testing.T) {
 func TestRemoveLeavesUserFilesAndRegenRespectsDeletions(t *testing.T) {
 	dir := newService(t, t.TempDir(), "shop", "--components", "http,kafka")
 	out := mustGsgen(t, "remove", "kafka", "--dir", dir)
-	for _, s := range []string{"delete    internal/consumer/consumer.go", "leave     internal/consumer/events_handler.go (yours"} {
+	for _, s := range []string{"delete    internal/consumer/consumer.go", "leave     internal/consumer/events_handler.go (yours",
+		"adapt or delete internal/consumer/events_handler.go, internal/consumer/events_handler_test.go: what used them is removed"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("remove output lacks %q:\n%s", s, out)
 		}
@@ -214,5 +215,33 @@ func TestAddCleanerToAnHTTPService(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.Contains(string(b), "github.com/jackc/pgx/v5") {
 		t.Errorf("go.mod does not require pgx:\n%s", b)
+	}
+}
+
+// Removing grpc leaves the user's register.go, which imports
+// google.golang.org/grpc that go.mod no longer requires: the remove says to
+// adapt or delete it, and a remove that leaves nothing of the user's says
+// nothing more.
+func TestRemoveSaysWhatToDoWithTheFilesItLeaves(t *testing.T) {
+	dir := newService(t, t.TempDir(), "shop", "--components", "http,grpc")
+	out := mustGsgen(t, "remove", "grpc", "--dir", dir)
+	for _, s := range []string{"leave     internal/grpcapi/register.go (yours", "Next steps:",
+		"adapt or delete internal/grpcapi/register.go: what used it is removed, and go.mod no longer requires a module only it imports"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("remove grpc output lacks %q:\n%s", s, out)
+		}
+	}
+	if gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); strings.Contains(string(gomod), "google.golang.org/grpc ") {
+		t.Errorf("go.mod still requires grpc after remove grpc:\n%s", gomod)
+	}
+
+	mustGsgen(t, "add", "worker", "nightly", "--interval", "1h", "--dir", dir)
+	for _, f := range []string{"nightly.go", "nightly_test.go"} {
+		if err := os.Remove(filepath.Join(dir, "internal/worker", f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out := mustGsgen(t, "remove", "worker", "nightly", "--dir", dir); strings.Contains(out, "Next steps") {
+		t.Errorf("a remove that left no file of the user's gave next steps:\n%s", out)
 	}
 }
