@@ -5,17 +5,17 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/gsgen-dev/gsgen/internal/testpg"
 )
 
 const (
@@ -55,39 +55,12 @@ func unreachable(t *testing.T, what, envVar, addr string, err error) {
 func newDatabase(t *testing.T, serviceDir string) (string, *pgxpool.Pool) {
 	t.Helper()
 	adminURL := envOr("GSGEN_TEST_POSTGRES_URL", defaultPostgresURL)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	admin, err := pgx.Connect(ctx, adminURL)
+	dbURL, err := testpg.Database(t, adminURL, "gsgen_e2e")
 	if err != nil {
 		unreachable(t, "PostgreSQL", "GSGEN_TEST_POSTGRES_URL", adminURL, err)
 	}
-	defer admin.Close(context.Background())
-
-	name := "gsgen_e2e_" + randomHex(6)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("creating database %s: %v", name, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, adminURL)
-		if err != nil {
-			t.Errorf("dropping database %s: %v", name, err)
-			return
-		}
-		defer conn.Close(ctx)
-		// FORCE: a service killed with SIGKILL may leave a backend behind for a moment.
-		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("dropping database %s: %v", name, err)
-		}
-	})
-
-	u, err := url.Parse(adminURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	dbURL := u.String()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	pool, err := pgxpool.New(ctx, dbURL)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gsgen-dev/gsgen/internal/testpg"
 )
 
 // newService runs gsgen new into root/name and returns the service's dir.
@@ -71,9 +73,15 @@ func TestAddKeepsUserFilesAndMatchesNew(t *testing.T) {
 	if testing.Short() {
 		return
 	}
+	// The service's tests in a database of their own (testpg), so that its
+	// migrations wait for no other test's transactions.
+	env := os.Environ()
+	if db, err := testpg.Database(t, testpg.AdminURL(), "gsgen_cmd"); err == nil {
+		env = append(env, "DATABASE_URL="+db)
+	}
 	for _, args := range [][]string{{"build", "-trimpath", "./..."}, {"vet", "-trimpath", "./..."}, {"test", "-trimpath", "./..."}} {
 		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
+		cmd.Dir, cmd.Env = dir, env
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}

@@ -206,7 +206,7 @@ func TestMutationsFailTheServicesOwnTests(t *testing.T) {
 			// otherwise have every later test wait testenv.Hang in turn.
 			cmd := exec.Command("go", "test", "-trimpath", "-count=1", "-failfast", m.pkg)
 			cmd.Dir = dir
-			cmd.Env = gotool.Env()
+			cmd.Env = gotool.TestEnv(t)
 			out, err := cmd.CombinedOutput()
 			if err == nil {
 				t.Fatalf("the tests of %s pass with the mutation; they must catch it:\n%s", m.pkg, out)

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/gsgen-dev/gsgen/internal/testpg"
 )
 
 // Env is the environment a generated service's go commands run in: outside
@@ -27,17 +29,36 @@ func Env() []string {
 	return env
 }
 
+// TestEnv is Env with DATABASE_URL naming a database of t's own (see
+// testpg), for a service's go test: its migrations then wait for no one
+// else's transactions. When the server cannot be reached it is Env, and the
+// service's tests say so as they would.
+func TestEnv(t *testing.T) []string {
+	t.Helper()
+	db, err := testpg.Database(t, testpg.AdminURL(), "gsgen_test")
+	if err != nil {
+		t.Logf("no database of the test's own (%v): the service's tests use DATABASE_URL's", err)
+		return Env()
+	}
+	return append(Env(), "DATABASE_URL="+db)
+}
+
 // Run runs go args in dir and returns its output; a failure fails t.
 // build, vet and test get -trimpath, so that outputs do not depend on
-// where the copy of the service is.
+// where the copy of the service is; test runs in a database of its own
+// (TestEnv).
 func Run(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	env := Env()
+	if len(args) > 0 && args[0] == "test" {
+		env = TestEnv(t)
+	}
 	if len(args) > 0 && (args[0] == "build" || args[0] == "vet" || args[0] == "test") {
 		args = append([]string{args[0], "-trimpath"}, args[1:]...)
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = Env()
+	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
