@@ -141,10 +141,11 @@ func checkModel(t *testing.T, m *model.Model) {
 			t.Fatalf("accepted a timeout of %v in ladder %+v", d, l)
 		}
 	}
-	// Without HTTP or gRPC no Service routes to the pod: no preStop, and
-	// only then.
-	if routed := m.HTTP || m.GRPC != nil; (l.PreStop <= 0) == routed {
-		t.Fatalf("preStop %v in the ladder of a service with http %v, grpc %v", l.PreStop, m.HTTP, m.GRPC != nil)
+	// Without a kind that listens (HTTP, gRPC: beside the admin listener)
+	// no Service routes to the pod: no preStop, and only then.
+	listeners := m.Listeners("")
+	if routed := len(listeners) > 1; (l.PreStop <= 0) == routed {
+		t.Fatalf("preStop %v in the ladder of a service listening on %v", l.PreStop, listeners)
 	}
 	worst := new(big.Int)
 	for _, d := range []time.Duration{l.PreStop, l.LongestDrain().D, l.Close, l.Margin} {

@@ -38,7 +38,8 @@ type Kind struct {
 	Dirs   []string // its template folders under templates/
 	Needs  []Need   // the servers it talks to
 	// Listens is the variable of the address it serves on (HTTP_ADDR), if
-	// it serves: the service's own tests give it a free port.
+	// it serves: a Service routes to the pods (Model.Serves, and with it a
+	// preStop sleep), and the service's own tests give it a free port.
 	Listens string
 	// Instances is its named instances in the answers; nil for a kind that
 	// has none (http, outbox, asynq).

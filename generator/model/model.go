@@ -38,8 +38,9 @@ type Model struct {
 	HTTP, Outbox, Asynq, Kafka, Cleaner bool
 	// GRPC is the gRPC server's settings; nil without the grpc component.
 	GRPC *GRPCServer
-	// Serves says a Kubernetes Service routes to the pods (HTTP or gRPC):
-	// they get a preStop sleep, for the endpoints to stop routing first.
+	// Serves says a Kubernetes Service routes to the pods, as it does when a
+	// kind that listens (Kind.Listens: HTTP, gRPC) is on: they get a preStop
+	// sleep, for the endpoints to stop routing first.
 	Serves bool
 
 	// What the kinds need, derived once.
@@ -171,7 +172,8 @@ func New(a answers.Answers, own OwnSQL, userSQL map[string][]byte) (*Model, erro
 			}
 		}
 	}
-	m.Serves = m.HTTP || m.GRPC != nil
+	// A kind that listens on an address of its own is behind the Service.
+	m.Serves = slices.ContainsFunc(m.KindsOn(), func(k *Kind) bool { return k.Listens != "" })
 	m.UsesPostgres = m.needs(NeedsPostgres)
 	m.UsesKafka = m.needs(NeedsKafka)
 	m.UsesRedis = m.needs(NeedsRedis)
