@@ -55,6 +55,7 @@ var Changelog = []ChangelogEntry{
 	{"v0.30.0", "relay", "a window of slots that came back short is passed by three times while the drain goes on (its empty read walks every pending event of the other slots); an event arriving in it waits three rounds of batches at most"},
 	{"v0.30.1", "consumer", "TestConsumerTakesAtMostItsConnections holds the first handler calls until one call more starts or 3s pass, so a consumer that lets each partition take a connection fails it on a busy machine too (it could pass when the calls never happened to overlap)"},
 	{"v0.30.1", "grpc", "TestInFlightRPCFinishesDuringShutdownAndANewOneIsRefused releases the call in flight only once Shutdown has reached its connection (it leaves READY), so a Shutdown that calls Stop instead of GracefulStop fails it every time (it could pass when Stop had closed the listener but not yet the connection)"},
+	{"v0.30.1", "config", "TestLoadRefusesADrainPastTheGracePeriod raises the longest drain's variable, named by the ladder: a service with gRPC alone, whose longest drain is gRPC's, raised none and failed its own test"},
 	{"v0.30.1", "demo", "make demo's Redis calls may take a minute, not go-redis's 3s: a demo paused (Ctrl+Z, a test's SIGSTOP) or starved on a loaded laptop failed its Redis call in flight on resuming with i/o timeout"},
 }
 

@@ -23,6 +23,12 @@ import (
 // through go vet -vettool, which reuses the build cache.
 var fullVetShapes = []string{"s-hoakc-i-g-wt", "s-hoakc-i-g-wt-tr", "s-hoakc-d-u", "s-oakc-i-u", "s-a-d", "s-k", "s-c-u"}
 
+// testedShapes also run their own tests: shapes no golden preset covers
+// whose tests need no server, so they take seconds. gRPC alone is the one
+// service whose longest drain is gRPC's (golden/grpc has HTTP beside it, whose
+// drain comes first): its config test once raised no variable and failed.
+var testedShapes = []string{"s-g-rpc"}
+
 // Every service validation accepts compiles and vets: each point of
 // render.AcceptedSpace (every set of components, each asynq mode, gsgen's
 // cleaner and one on a table of the user's) is generated into a folder of
@@ -69,7 +75,7 @@ func TestEveryAcceptedServiceBuildsAndIsClean(t *testing.T) {
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "")
 	start := time.Now()
-	vetted := 0
+	vetted, tested := 0, 0
 	// A go command spends much of its time waiting (listing packages,
 	// checking the cache, starting the vet tool), so shapes run a few at a
 	// time; each command still uses every core for what it compiles.
@@ -86,12 +92,18 @@ func TestEveryAcceptedServiceBuildsAndIsClean(t *testing.T) {
 		if slices.Contains(fullVetShapes, s.Shape) {
 			vetted++
 		}
+		if slices.Contains(testedShapes, s.Shape) {
+			tested++
+		}
 		shapes <- s
 	}
 	close(shapes)
 	wg.Wait()
 	if vetted != len(fullVetShapes) {
 		t.Errorf("gsgen vet checked %d shapes whole, want the %d of fullVetShapes: is one no longer accepted?", vetted, len(fullVetShapes))
+	}
+	if tested != len(testedShapes) {
+		t.Errorf("ran the tests of %d shapes, want the %d of testedShapes: is one no longer accepted?", tested, len(testedShapes))
 	}
 	t.Logf("%d services vetted and clean under gsgen's analyzers (%d also built, linked and checked by the whole gsgen vet) in %v", len(space), len(fullVetShapes), time.Since(start).Round(time.Second))
 }
@@ -114,6 +126,9 @@ func checkShape(t *testing.T, bin, dir, shape string) {
 	if slices.Contains(fullVetShapes, shape) {
 		steps = append([][]string{{"go", "build", "-trimpath", "./..."}}, steps...)
 		steps = append(steps, []string{filepath.Join(bin, "gsgen"), "vet", "--tests", "--manifests", "deploy/k8s", "./..."})
+	}
+	if slices.Contains(testedShapes, shape) {
+		steps = append(steps, []string{"go", "test", "-trimpath", "-count=1", "./..."})
 	}
 	for _, step := range steps {
 		cmd := exec.Command(step[0], step[1:]...)

@@ -104,7 +104,7 @@ func secondsOf(d time.Duration) int64 { return int64(d / time.Second) }
 func (m *Model) workerLadder() Ladder {
 	t := m.Timeouts
 	l := Ladder{Close: t.CloseBudget, Margin: t.Margin,
-		Drains: []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: t.AsynqShutdown, Note: "Stop, then Shutdown waits for active tasks", Part: "asynq"}}}
+		Drains: []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: t.AsynqShutdown, Note: "Stop, then Shutdown waits for active tasks", Part: "asynq", Var: "ASYNQ_SHUTDOWN_TIMEOUT"}}}
 	l.Grace = CeilSecond(l.Worst())
 	return l
 }

@@ -81,7 +81,7 @@ func asynqDrains(m *Model) []Drain {
 	if !m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
 		return nil
 	}
-	return []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: m.Timeouts.AsynqShutdown, Note: "asynq Shutdown waits for active tasks", Part: "asynq"}}
+	return []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: m.Timeouts.AsynqShutdown, Note: "asynq Shutdown waits for active tasks", Part: "asynq", Var: "ASYNQ_SHUTDOWN_TIMEOUT"}}
 }
 
 func asynqBounds(m *Model) []Bound {

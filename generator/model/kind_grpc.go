@@ -68,7 +68,7 @@ func grpcDerive(m *Model, a answers.Answers) error {
 }
 
 func grpcDrains(m *Model) []Drain {
-	return []Drain{{Name: "gRPC drain", Key: grpcShutdownKey, D: m.GRPC.ShutdownTimeout, Note: "GracefulStop waits for in-flight RPCs, then Stop", Part: "grpc"}}
+	return []Drain{{Name: "gRPC drain", Key: grpcShutdownKey, D: m.GRPC.ShutdownTimeout, Note: "GracefulStop waits for in-flight RPCs, then Stop", Part: "grpc", Var: "GRPC_SHUTDOWN_TIMEOUT"}}
 }
 
 func grpcEnv(m *Model) []EnvVar {

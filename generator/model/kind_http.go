@@ -27,7 +27,7 @@ func httpPool(m *Model) []poolShare {
 }
 
 func httpDrains(m *Model) []Drain {
-	return []Drain{{Name: "HTTP drain", Key: "http_shutdown", D: m.Timeouts.HTTPShutdown, Note: "http.Server.Shutdown waits for in-flight requests", Part: "http"}}
+	return []Drain{{Name: "HTTP drain", Key: "http_shutdown", D: m.Timeouts.HTTPShutdown, Note: "http.Server.Shutdown waits for in-flight requests", Part: "http", Var: "HTTP_SHUTDOWN_TIMEOUT"}}
 }
 
 func httpEnv(m *Model) []EnvVar {

@@ -34,6 +34,7 @@ type Drain struct {
 	D    time.Duration // its timeout
 	Note string        // what it waits for
 	Part string        // the part as the service's log names it: "drained http"
+	Var  string        // the environment variable of its timeout: "HTTP_SHUTDOWN_TIMEOUT"
 }
 
 // Bound is a timeout that must not exceed another: a batch inside the drain,

@@ -19,6 +19,6 @@ func NewLadder(m *Model) Ladder {
 	}
 	// The Run loops and the user's parts (internal/parts), which every
 	// service can start: one WaitGroup, one drain.
-	l.Drains = append(l.Drains, Drain{Name: "worker drain", Key: "worker_drain", D: t.WorkerDrain, Note: "wg.Wait for the Run loops and your parts", Part: "workers"})
+	l.Drains = append(l.Drains, Drain{Name: "worker drain", Key: "worker_drain", D: t.WorkerDrain, Note: "wg.Wait for the Run loops and your parts", Part: "workers", Var: "WORKER_DRAIN_TIMEOUT"})
 	return l
 }
