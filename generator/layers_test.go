@@ -23,7 +23,6 @@ var layers = map[string]int{
 	"problem":             0, // the typed errors every step reports through
 	"textdiff":            0, // line diff and three-way merge: bytes in, bytes out
 	"sqlc":                0, // sqlc over a service's SQL, cached: files in, files out
-	"internal/disktest":   0, // what the packages' tests share about files on disk
 	"internal/sqlfixture": 0, // the migrations the schema tests read
 	"internal/inorder":    0, // steps side by side, reported in their order
 	"internal/golit":      0, // values written as Go source (25 * time.Second), for the model and the render

@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/answers"
-	"github.com/gsgen-dev/gsgen/generator/internal/disktest"
 	"github.com/gsgen-dev/gsgen/generator/problem"
 	"github.com/gsgen-dev/gsgen/generator/render"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/generator/textdiff"
+	"github.com/gsgen-dev/gsgen/internal/disktest"
 )
 
 // pretendOlderGsgen makes dir look as if an older gsgen had written old for

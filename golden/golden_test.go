@@ -20,7 +20,7 @@ import (
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
 	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
-	"github.com/gsgen-dev/gsgen/golden/internal/tree"
+	"github.com/gsgen-dev/gsgen/internal/disktest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden trees from the current templates")
@@ -90,7 +90,7 @@ func TestGolden(t *testing.T) {
 				}
 				return
 			}
-			want, got := tree.Read(t, p.tree), tree.Read(t, out)
+			want, got := disktest.ReadTree(t, p.tree), disktest.ReadTree(t, out)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("gsgen output differs from golden/%s (-golden +generated); if intended, run go test ./golden -update and read the diff:\n%s", p.name, diff)
 			}
@@ -105,7 +105,7 @@ func TestGoldenDeterministic(t *testing.T) {
 			a, b := filepath.Join(t.TempDir(), "a", p.name), filepath.Join(t.TempDir(), "b", p.name)
 			generate(t, p, a)
 			generate(t, p, b)
-			if diff := cmp.Diff(tree.Read(t, a), tree.Read(t, b)); diff != "" {
+			if diff := cmp.Diff(disktest.ReadTree(t, a), disktest.ReadTree(t, b)); diff != "" {
 				t.Errorf("two runs differ:\n%s", diff)
 			}
 		})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
-	"github.com/gsgen-dev/gsgen/golden/internal/tree"
+	"github.com/gsgen-dev/gsgen/internal/disktest"
 )
 
 // The fixture is a service written by an earlier gsgen: golden/http as it
@@ -126,7 +126,7 @@ func TestUpgradeOlderService(t *testing.T) {
 // unedited files upgrade, edited ones gsgen did not change are kept.)
 func TestUpgradeOlderServiceWithoutBase(t *testing.T) {
 	dir := olderService(t, false)
-	before := tree.Read(t, dir)
+	before := disktest.ReadTree(t, dir)
 	edited := map[string]bool{}
 	for _, e := range userEdits {
 		edited[e.path] = true
@@ -146,7 +146,7 @@ func TestUpgradeOlderServiceWithoutBase(t *testing.T) {
 	if !conflicts["README.md"] {
 		t.Errorf("README.md does not conflict: %v", conflicts)
 	}
-	if got := tree.Read(t, dir); !maps.Equal(got, before) {
+	if got := disktest.ReadTree(t, dir); !maps.Equal(got, before) {
 		t.Error("a conflicting upgrade changed the service")
 	}
 }
@@ -154,7 +154,7 @@ func TestUpgradeOlderServiceWithoutBase(t *testing.T) {
 // assertUpgraded checks dir is golden/http with the user's edits.
 func assertUpgraded(t *testing.T, dir string) {
 	t.Helper()
-	got, want := tree.Read(t, dir), tree.Read(t, "http")
+	got, want := disktest.ReadTree(t, dir), disktest.ReadTree(t, "http")
 	for _, e := range userEdits {
 		if !strings.Contains(got[e.path], e.insert) {
 			t.Errorf("%s lost the user's edit", e.path)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gsgen-dev/gsgen/internal/disktest"
 )
 
 func TestNewWritesServiceAndSaysWhat(t *testing.T) {
@@ -151,7 +153,7 @@ func TestEquivalentCommandReproducesTheService(t *testing.T) {
 	if code, _, stderr := gsgen(t, args...); code != exitOK {
 		t.Fatalf("gsgen %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
-	a, b := relTree(t, first), relTree(t, second)
+	a, b := disktest.ReadTree(t, first), disktest.ReadTree(t, second)
 	if len(a) < 10 || len(a) != len(b) {
 		t.Fatalf("trees have %d and %d files", len(a), len(b))
 	}
@@ -176,25 +178,6 @@ func TestEquivalentCommandKeepsOutboxRetries(t *testing.T) {
 	if want := "gsgen new " + dir + " -f " + filepath.Join(dir, "gsgen.yaml") + " --yes"; !strings.Contains(stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
-}
-
-// relTree maps each file under dir, by slash path relative to dir, to its content.
-func relTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // A task timeout above ShutdownTimeout is refused, and accepted with a warning

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/gsgen-dev/gsgen/internal/disktest"
 )
 
 // runMainEnv makes a copy of this test binary run gsgen itself, so the
@@ -153,7 +155,7 @@ func printedCommand(stdout, dir string) string {
 
 func assertSameTree(t *testing.T, got, want string) {
 	t.Helper()
-	a, b := relTree(t, got), relTree(t, want)
+	a, b := disktest.ReadTree(t, got), disktest.ReadTree(t, want)
 	if len(a) < 10 || len(a) != len(b) {
 		t.Fatalf("trees have %d and %d files", len(a), len(b))
 	}

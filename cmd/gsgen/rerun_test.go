@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gsgen-dev/gsgen/internal/disktest"
 	"github.com/gsgen-dev/gsgen/internal/testpg"
 )
 
@@ -56,7 +57,7 @@ func TestAddKeepsUserFilesAndMatchesNew(t *testing.T) {
 
 	fresh := filepath.Join(root, "fresh", "shop")
 	mustGsgen(t, "new", fresh, "-f", filepath.Join(dir, "gsgen.yaml"))
-	got, want := relTree(t, dir), relTree(t, fresh)
+	got, want := disktest.ReadTree(t, dir), disktest.ReadTree(t, fresh)
 	delete(got, "internal/httpapi/routes.go")
 	delete(want, "internal/httpapi/routes.go")
 	delete(got, "internal/pricing/pricing.go")

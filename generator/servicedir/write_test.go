@@ -13,8 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gsgen-dev/gsgen/generator/internal/disktest"
 	"github.com/gsgen-dev/gsgen/generator/problem"
+	"github.com/gsgen-dev/gsgen/internal/disktest"
 )
 
 func rendered(files map[string]string, userOwned ...string) []File {

@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
-	"github.com/gsgen-dev/gsgen/golden/internal/tree"
+	"github.com/gsgen-dev/gsgen/internal/disktest"
 )
 
 var update = flag.Bool("update", false, "rewrite service/ from what the steps end with")
@@ -117,7 +117,7 @@ func TestRerun(t *testing.T) {
 		}
 		return
 	}
-	if diff := cmp.Diff(tree.Read(t, want), tree.Read(t, got)); diff != "" {
+	if diff := cmp.Diff(disktest.ReadTree(t, want), disktest.ReadTree(t, got)); diff != "" {
 		t.Errorf("the rerun sequence ends with another service than golden/rerun/service (-golden +now); if intended, go test ./golden/rerun -update:\n%s", diff)
 	}
 }

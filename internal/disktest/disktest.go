@@ -1,5 +1,4 @@
-// Package disktest holds what the tests of generator's packages share about
-// files on disk.
+// Package disktest holds what gsgen's tests share about files on disk.
 package disktest
 
 import (
