@@ -19,8 +19,8 @@ import (
 	"github.com/gsgen-dev/gsgen/generator"
 	"github.com/gsgen-dev/gsgen/generator/answers"
 	"github.com/gsgen-dev/gsgen/generator/servicedir"
-	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
 	"github.com/gsgen-dev/gsgen/internal/disktest"
+	"github.com/gsgen-dev/gsgen/internal/gotool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden trees from the current templates")

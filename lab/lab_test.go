@@ -11,28 +11,9 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/generator/problem"
-	"github.com/gsgen-dev/gsgen/internal/testpg"
+	"github.com/gsgen-dev/gsgen/internal/gotool"
 	"github.com/gsgen-dev/gsgen/vet/check"
 )
-
-// checkEnv is the environment of the labs' go commands: outside any
-// workspace, pointed at the servers gsgen's own tests use, in a database of
-// t's own (testpg: a planted mistake may hold a transaction open for as
-// long as its test waits, which would hold up the migrations of whatever
-// else shares its database).
-func checkEnv(t *testing.T) []string {
-	t.Helper()
-	env := append(os.Environ(), "GOWORK=off")
-	if db, err := testpg.Database(t, testpg.AdminURL(), "gsgen_lab"); err == nil {
-		env = append(env, "DATABASE_URL="+db)
-	} else {
-		t.Logf("no database of the test's own (%v): the lab's check uses DATABASE_URL's", err)
-	}
-	if v := os.Getenv("GSGEN_TEST_REDIS_ADDR"); v != "" {
-		env = append(env, "REDIS_ADDR="+v)
-	}
-	return env
-}
 
 // TestEveryLabFailsPlantedAndPassesFixed is the promise of every lab: its
 // check fails on what gsgen lab new writes, and passes once the mistake is
@@ -48,7 +29,7 @@ func TestEveryLabFailsPlantedAndPassesFixed(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			ok, err := Check(l, dir, &out, checkEnv(t))
+			ok, err := Check(l, dir, &out, gotool.TestEnv(t))
 			if err != nil {
 				t.Fatalf("check on the planted lab: %v\n%s", err, &out)
 			}
@@ -66,7 +47,7 @@ func TestEveryLabFailsPlantedAndPassesFixed(t *testing.T) {
 				t.Fatal(err)
 			}
 			out.Reset()
-			ok, err = Check(l, dir, &out, checkEnv(t))
+			ok, err = Check(l, dir, &out, gotool.TestEnv(t))
 			if err != nil || !ok {
 				t.Fatalf("lab %d: the check fails on the fixed service (%v):\n%s", l.Number, err, &out)
 			}

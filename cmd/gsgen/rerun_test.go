@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gsgen-dev/gsgen/internal/disktest"
-	"github.com/gsgen-dev/gsgen/internal/testpg"
+	"github.com/gsgen-dev/gsgen/internal/gotool"
 )
 
 // newService runs gsgen new into root/name and returns the service's dir.
@@ -74,12 +74,9 @@ func TestAddKeepsUserFilesAndMatchesNew(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	// The service's tests in a database of their own (testpg), so that its
+	// The service's tests in a database of their own, so that its
 	// migrations wait for no other test's transactions.
-	env := os.Environ()
-	if db, err := testpg.Database(t, testpg.AdminURL(), "gsgen_cmd"); err == nil {
-		env = append(env, "DATABASE_URL="+db)
-	}
+	env := gotool.TestEnv(t)
 	for _, args := range [][]string{{"build", "-trimpath", "./..."}, {"vet", "-trimpath", "./..."}, {"test", "-trimpath", "./..."}} {
 		cmd := exec.Command("go", args...)
 		cmd.Dir, cmd.Env = dir, env

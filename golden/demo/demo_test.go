@@ -19,7 +19,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
+	"github.com/gsgen-dev/gsgen/internal/gotool"
 	"github.com/gsgen-dev/gsgen/lab"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
+	"github.com/gsgen-dev/gsgen/internal/gotool"
 	"github.com/gsgen-dev/gsgen/lab"
 )
 

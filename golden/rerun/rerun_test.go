@@ -15,8 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gsgen-dev/gsgen/golden/internal/gotool"
 	"github.com/gsgen-dev/gsgen/internal/disktest"
+	"github.com/gsgen-dev/gsgen/internal/gotool"
 )
 
 var update = flag.Bool("update", false, "rewrite service/ from what the steps end with")
