@@ -104,7 +104,7 @@ func secondsOf(d time.Duration) int64 { return int64(d / time.Second) }
 func (m *Model) workerLadder() Ladder {
 	t := m.Timeouts
 	l := Ladder{Close: t.CloseBudget, Margin: t.Margin,
-		Drains: []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: t.AsynqShutdown, Note: "Stop, then Shutdown waits for active tasks", Part: "asynq", Var: "ASYNQ_SHUTDOWN_TIMEOUT"}}}
+		Drains: []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: t.AsynqShutdown, Note: "Stop, then Shutdown waits for active tasks", Part: "asynq", Var: asynqShutdownVar}}}
 	l.Grace = CeilSecond(l.Worst())
 	return l
 }
@@ -172,7 +172,7 @@ func (m *Model) localEnv() []EnvVar {
 		durationVar("SHUTDOWN_MARGIN", m.Ladder.Margin, "timeouts.margin"),
 		durationVar("CLOSE_TIMEOUT", t.CloseBudget, "timeouts.close_budget"),
 		{Name: "LOG_LEVEL", Value: "info", Go: "slog.LevelInfo", From: "not an answer: the service's default"},
-		durationVar("WORKER_DRAIN_TIMEOUT", t.WorkerDrain, "timeouts.worker_drain"),
+		durationVar(workerDrainVar, t.WorkerDrain, "timeouts.worker_drain"),
 	}
 	if m.Tracing {
 		env = append(env, boolVar("OTEL_SDK_DISABLED", false, "not an answer: true turns tracing off"))

@@ -77,11 +77,15 @@ func asynqPool(m *Model) []poolShare {
 	return []poolShare{share}
 }
 
+// asynqShutdownVar is the variable of the asynq drain's timeout
+// (ShutdownTimeout), in the service and in the dedicated worker.
+const asynqShutdownVar = "ASYNQ_SHUTDOWN_TIMEOUT"
+
 func asynqDrains(m *Model) []Drain {
 	if !m.AsynqInProcess { // a dedicated worker drains in its own process, with its own budget (Deploy.Worker)
 		return nil
 	}
-	return []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: m.Timeouts.AsynqShutdown, Note: "asynq Shutdown waits for active tasks", Part: "asynq", Var: "ASYNQ_SHUTDOWN_TIMEOUT"}}
+	return []Drain{{Name: "asynq drain", Key: "asynq_shutdown", D: m.Timeouts.AsynqShutdown, Note: "asynq Shutdown waits for active tasks", Part: "asynq", Var: asynqShutdownVar}}
 }
 
 func asynqBounds(m *Model) []Bound {
@@ -119,7 +123,7 @@ func taskBound(name, field string, d time.Duration, m *Model) Bound {
 func asynqEnv(m *Model) []EnvVar {
 	env := []EnvVar{
 		countVar("ASYNQ_CONCURRENCY", m.TaskServer.Concurrency, "asynq.concurrency"),
-		durationVar("ASYNQ_SHUTDOWN_TIMEOUT", m.Timeouts.AsynqShutdown, "timeouts.asynq_shutdown"),
+		durationVar(asynqShutdownVar, m.Timeouts.AsynqShutdown, "timeouts.asynq_shutdown"),
 	}
 	if m.AsynqWorker {
 		env = append(env, durationVar("WORKER_TERMINATION_GRACE_PERIOD", m.workerLadder().Grace, "the worker Deployment's terminationGracePeriodSeconds"))

@@ -28,6 +28,9 @@ const (
 // messages name it.
 const grpcShutdownKey = "grpc.shutdown_timeout"
 
+// grpcShutdownVar is the variable of the gRPC drain's timeout.
+const grpcShutdownVar = "GRPC_SHUTDOWN_TIMEOUT"
+
 // GRPCServer is the grpc kind's settings on the model.
 type GRPCServer struct {
 	Port            int
@@ -68,14 +71,14 @@ func grpcDerive(m *Model, a answers.Answers) error {
 }
 
 func grpcDrains(m *Model) []Drain {
-	return []Drain{{Name: "gRPC drain", Key: grpcShutdownKey, D: m.GRPC.ShutdownTimeout, Note: "GracefulStop waits for in-flight RPCs, then Stop", Part: "grpc", Var: "GRPC_SHUTDOWN_TIMEOUT"}}
+	return []Drain{{Name: "gRPC drain", Key: grpcShutdownKey, D: m.GRPC.ShutdownTimeout, Note: "GracefulStop waits for in-flight RPCs, then Stop", Part: "grpc", Var: grpcShutdownVar}}
 }
 
 func grpcEnv(m *Model) []EnvVar {
 	g := m.GRPC
 	return []EnvVar{
 		textVar("GRPC_ADDR", ":"+strconv.Itoa(g.Port), "grpc.port"),
-		durationVar("GRPC_SHUTDOWN_TIMEOUT", g.ShutdownTimeout, grpcShutdownKey),
+		durationVar(grpcShutdownVar, g.ShutdownTimeout, grpcShutdownKey),
 		boolVar("GRPC_REFLECTION", g.Reflection, "grpc.reflection"),
 	}
 }

@@ -16,6 +16,9 @@ var httpKind = &Kind{Name: HTTP, Chosen: true, What: "an HTTP API (net/http) wit
 	drains: httpDrains, env: httpEnv, panels: httpPanels, alerts: httpAlerts, flags: httpFlags,
 	pool: httpPool}
 
+// httpShutdownVar is the variable of the HTTP drain's timeout.
+const httpShutdownVar = "HTTP_SHUTDOWN_TIMEOUT"
+
 // httpHeadroom is the connections the pool keeps for HTTP handlers: enough
 // for a few concurrent queries; raise DATABASE_MAX_CONNS for a busy API.
 const httpHeadroom = 4
@@ -27,13 +30,13 @@ func httpPool(m *Model) []poolShare {
 }
 
 func httpDrains(m *Model) []Drain {
-	return []Drain{{Name: "HTTP drain", Key: "http_shutdown", D: m.Timeouts.HTTPShutdown, Note: "http.Server.Shutdown waits for in-flight requests", Part: "http", Var: "HTTP_SHUTDOWN_TIMEOUT"}}
+	return []Drain{{Name: "HTTP drain", Key: "http_shutdown", D: m.Timeouts.HTTPShutdown, Note: "http.Server.Shutdown waits for in-flight requests", Part: "http", Var: httpShutdownVar}}
 }
 
 func httpEnv(m *Model) []EnvVar {
 	return []EnvVar{
 		textVar("HTTP_ADDR", ":"+strconv.Itoa(m.HTTPPort), "http.port"),
-		durationVar("HTTP_SHUTDOWN_TIMEOUT", m.Timeouts.HTTPShutdown, "timeouts.http_shutdown"),
+		durationVar(httpShutdownVar, m.Timeouts.HTTPShutdown, "timeouts.http_shutdown"),
 	}
 }
 

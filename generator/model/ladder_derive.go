@@ -1,5 +1,9 @@
 package model
 
+// workerDrainVar is the variable of the worker drain's timeout, which every
+// service has.
+const workerDrainVar = "WORKER_DRAIN_TIMEOUT"
+
 // NewLadder derives the ladder for the chosen components.
 func NewLadder(m *Model) Ladder {
 	t := m.Timeouts
@@ -19,6 +23,6 @@ func NewLadder(m *Model) Ladder {
 	}
 	// The Run loops and the user's parts (internal/parts), which every
 	// service can start: one WaitGroup, one drain.
-	l.Drains = append(l.Drains, Drain{Name: "worker drain", Key: "worker_drain", D: t.WorkerDrain, Note: "wg.Wait for the Run loops and your parts", Part: "workers", Var: "WORKER_DRAIN_TIMEOUT"})
+	l.Drains = append(l.Drains, Drain{Name: "worker drain", Key: "worker_drain", D: t.WorkerDrain, Note: "wg.Wait for the Run loops and your parts", Part: "workers", Var: workerDrainVar})
 	return l
 }
